@@ -2,7 +2,12 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "tests/support/empty.ts"),
+    },
+  },
   test: {
     projects: [
       {
@@ -18,6 +23,7 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["db/**/*.test.ts", "tests/db/**/*.test.ts"],
+          setupFiles: ["tests/support/db-setup.ts"],
           environment: "node",
           // One Postgres database per run; files share it, so run them one at a time.
           fileParallelism: false,

@@ -1,0 +1,31 @@
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { ChatPanel } from "@/components/chat/chat-panel";
+import { currentActor } from "@/lib/auth/server";
+import { chatPageBasics } from "@/lib/chat/page-props";
+import { loadThreadView } from "@/lib/chat/thread-view";
+
+export const dynamic = "force-dynamic";
+
+export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await currentActor(await headers());
+  if (!actor) return null; // The layout starts a guest session first, then re-renders.
+  if (!z.uuid().safeParse(id).success) notFound();
+  const view = await loadThreadView({ userId: actor.id, threadId: id, limit: 200 });
+  if (!view) notFound();
+  const { models, defaultModel, maxMessageChars } = chatPageBasics();
+  const model = models.some((m) => m.id === view.thread.model) ? view.thread.model : defaultModel;
+  return (
+    <ChatPanel
+      key={id}
+      threadId={id}
+      initialMessages={view.messages}
+      models={models}
+      initialModel={model}
+      maxMessageChars={maxMessageChars}
+      isNew={false}
+    />
+  );
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { deleteThread, updateThread } from "@/db/queries/threads";
+import { requireActor } from "@/lib/auth/server";
+import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
+import { BatonError, errorResponse, readJson } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+const idSchema = z.uuid();
+const notFound = () => new BatonError("not_found:thread", "Thread not found.");
+
+const pageSchema = z.object({
+  beforeSeq: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+
+async function threadId(context: Context): Promise<string> {
+  const parsed = idSchema.safeParse((await context.params).id);
+  // A malformed id names no thread of anyone's: answer exactly as for another user's thread.
+  if (!parsed.success) throw notFound();
+  return parsed.data;
+}
+
+export async function GET(request: Request, context: Context) {
+  try {
+    const page = pageSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const actor = await requireActor(request);
+    const view = await loadThreadView({ userId: actor.id, threadId: await threadId(context), ...page });
+    if (!view) throw notFound();
+    return Response.json(view);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export async function PATCH(request: Request, context: Context) {
+  try {
+    const body = patchSchema.parse(await readJson(request));
+    const actor = await requireActor(request);
+    const thread = await updateThread({ userId: actor.id, threadId: await threadId(context), ...body });
+    if (!thread) throw notFound();
+    return Response.json({ thread: publicThread(thread) });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export async function DELETE(request: Request, context: Context) {
+  try {
+    const actor = await requireActor(request);
+    const deleted = await deleteThread({ userId: actor.id, threadId: await threadId(context) });
+    if (!deleted) throw notFound();
+    return new Response(null, { status: 204 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { Toaster } from "sonner";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Baton",
+  description: "Chat for long-running AI work that never hits the context wall.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        {children}
+        <Toaster position="bottom-right" richColors closeButton />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+// The composer: Enter sends, Shift+Enter adds a line; while a reply streams, Stop is offered.
+import { type FormEvent, type KeyboardEvent, useEffect, useRef } from "react";
+
+export function Composer({
+  value,
+  onChange,
+  onSubmit,
+  onStop,
+  busy,
+  editing,
+  onCancelEdit,
+  maxLength,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+  onStop: () => void;
+  busy: boolean;
+  editing: boolean;
+  onCancelEdit: () => void;
+  maxLength: number;
+}) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (editing) ref.current?.focus();
+  }, [editing]);
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy || value.trim().length === 0) return;
+    onSubmit();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+    if (event.key === "Escape" && editing) onCancelEdit();
+  };
+  const tooLong = value.length > maxLength;
+  return (
+    <form onSubmit={submit} className="border-t border-zinc-200 p-3 dark:border-zinc-800">
+      {editing ? (
+        <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500">
+          Editing your last message.
+          <button type="button" className="underline" onClick={onCancelEdit}>
+            Cancel edit
+          </button>
+        </div>
+      ) : null}
+      <div className="flex items-end gap-2">
+        <textarea
+          ref={ref}
+          aria-label="Message"
+          placeholder="Send a message (Enter to send, Shift+Enter for a new line)"
+          className="max-h-48 min-h-11 flex-1 resize-none rounded-xl border border-zinc-300 bg-transparent px-3 py-2 outline-none focus:border-indigo-500 dark:border-zinc-700"
+          rows={1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={onKeyDown}
+          // biome-ignore lint/a11y/noAutofocus: the composer is the page's primary control.
+          autoFocus
+        />
+        {busy ? (
+          <button
+            type="button"
+            onClick={onStop}
+            className="rounded-xl bg-zinc-800 px-4 py-2 font-medium text-white dark:bg-zinc-200 dark:text-zinc-900"
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            disabled={value.trim().length === 0 || tooLong}
+            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:opacity-40"
+          >
+            {editing ? "Save & send" : "Send"}
+          </button>
+        )}
+      </div>
+      {tooLong ? (
+        <p role="alert" className="mt-1 text-xs text-red-600">
+          Messages are limited to {maxLength.toLocaleString()} characters ({value.length.toLocaleString()} now).
+        </p>
+      ) : null}
+    </form>
+  );
+}

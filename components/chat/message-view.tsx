@@ -1,0 +1,84 @@
+"use client";
+// One message row: user bubbles, assistant markdown (streamed), model attribution, and the
+// status a reader needs (stopped, failed, queued) with the actions that apply to it.
+import { memo } from "react";
+import { Streamdown } from "streamdown";
+import type { ChatMessage } from "@/lib/chat/types";
+
+export interface MessageActions {
+  onRetry?: () => void;
+  onRegenerate?: () => void;
+  onEdit?: () => void;
+}
+
+function textOf(message: ChatMessage): string {
+  return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+export const MessageView = memo(function MessageView({
+  message,
+  streaming,
+  stopped,
+  failed,
+  actions,
+}: {
+  message: ChatMessage;
+  streaming: boolean;
+  stopped: boolean;
+  failed: boolean;
+  actions: MessageActions;
+}) {
+  const text = textOf(message);
+  const status = message.metadata?.status;
+  if (message.role === "user") {
+    return (
+      <div className="flex flex-col items-end gap-1 px-4 py-2" data-role="user" data-testid="message">
+        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-indigo-600 px-4 py-2 text-white">
+          {text}
+        </div>
+        <div className="flex gap-2 text-xs text-zinc-500">
+          {status === "queued" ? <span data-testid="queued-badge">Queued</span> : null}
+          {actions.onEdit ? (
+            <button type="button" className="hover:underline" onClick={actions.onEdit}>
+              Edit
+            </button>
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+  const showStopped = stopped || (!streaming && status === "partial");
+  const showFailed = failed || status === "error";
+  return (
+    <div className="px-4 py-2" data-role="assistant" data-testid="message">
+      <div className="prose prose-zinc max-w-none break-words dark:prose-invert" data-testid="assistant-text">
+        {text.length > 0 ? (
+          <Streamdown isAnimating={streaming}>{text}</Streamdown>
+        ) : streaming ? (
+          <span className="animate-pulse text-zinc-400">Thinking…</span>
+        ) : null}
+      </div>
+      <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-500">
+        {message.metadata?.model ? (
+          <span data-testid="model-attribution">{message.metadata.model}</span>
+        ) : null}
+        {showStopped ? <span data-testid="stopped-badge">Stopped</span> : null}
+        {showFailed ? (
+          <span role="alert" className="text-red-600">
+            The reply failed.
+          </span>
+        ) : null}
+        {showFailed && actions.onRetry ? (
+          <button type="button" className="hover:underline" onClick={actions.onRetry}>
+            Retry
+          </button>
+        ) : null}
+        {!showFailed && actions.onRegenerate ? (
+          <button type="button" className="hover:underline" onClick={actions.onRegenerate}>
+            Regenerate
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+});

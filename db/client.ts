@@ -1,0 +1,67 @@
+// One database client per process: embedded PGlite in the data folder by default, postgres.js
+// when DATABASE_URL is set. Both are Drizzle Postgres databases, so one code path serves both.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  close: () => Promise<void>;
+}
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.BATON_DATA_DIR ?? ".data");
+}
+
+export interface OpenDatabaseOptions {
+  url?: string;
+  /** PGlite folder; "memory://" for an in-memory database (tests). */
+  pgliteDir?: string;
+}
+
+export function openDatabase(options: OpenDatabaseOptions = {}): DatabaseHandle {
+  if (options.url) {
+    // Each request holds at most a few connections; 10 leaves room for concurrent resets.
+    const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    return {
+      db: drizzlePostgres(client, { schema }) as unknown as Database,
+      kind: "postgres",
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dir = options.pgliteDir ?? path.join(dataDir(), "pglite");
+  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true }); // PGlite won't mkdir.
+  const client = new PGlite(dir);
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Database,
+    kind: "pglite",
+    close: () => client.close(),
+  };
+}
+
+const globalForDb = globalThis as unknown as { batonDb?: DatabaseHandle };
+
+/** The process-wide client (PGlite allows one per data folder, so never open a second). */
+export function getDatabase(): DatabaseHandle {
+  globalForDb.batonDb ??= openDatabase({ url: process.env.DATABASE_URL || undefined });
+  return globalForDb.batonDb;
+}
+
+export function getDb(): Database {
+  return getDatabase().db;
+}
+
+/** Rows of a raw query: postgres.js returns an array, PGlite `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

@@ -1,0 +1,186 @@
+import "server-only";
+import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
+import type { MessageStatus } from "@/lib/chat/types";
+import { BatonError } from "@/lib/errors";
+import { type Database, getDb } from "../client";
+import { type Message, type MessageUsage, messages, threads } from "../schema";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface NewMessage {
+  id: string;
+  role: "user" | "assistant";
+  parts: unknown[];
+  status: MessageStatus;
+  model?: string | null;
+  usage?: MessageUsage | null;
+  tokenCount?: number;
+}
+
+/**
+ * Allocates the next per-thread sequence number. The UPDATE takes the thread's row lock, which
+ * a reset's commit also takes, so a message insert and a session rollover never interleave.
+ */
+export async function allocateSeq(tx: Tx, { userId, threadId }: { userId: string; threadId: string }) {
+  const [row] = await tx
+    .update(threads)
+    .set({ nextSeq: sql`${threads.nextSeq} + 1`, updatedAt: new Date() })
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .returning({ seq: sql<number>`${threads.nextSeq} - 1` });
+  if (!row) throw new BatonError("not_found:thread", "Thread not found.");
+  return Number(row.seq);
+}
+
+export async function appendMessage({
+  userId,
+  threadId,
+  sessionId,
+  message,
+}: {
+  userId: string;
+  threadId: string;
+  sessionId: string;
+  message: NewMessage;
+}): Promise<Message> {
+  return getDb().transaction(async (tx) => {
+    const seq = await allocateSeq(tx, { userId, threadId });
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        threadId,
+        id: message.id,
+        sessionId,
+        seq,
+        role: message.role,
+        parts: message.parts,
+        status: message.status,
+        model: message.model ?? null,
+        usage: message.usage ?? null,
+        tokenCount: message.tokenCount ?? 0,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new BatonError("conflict:message", "A message with this id already exists.");
+    return row;
+  });
+}
+
+export async function updateMessage({
+  userId,
+  threadId,
+  id,
+  patch,
+}: {
+  userId: string;
+  threadId: string;
+  id: string;
+  patch: Partial<Pick<Message, "parts" | "status" | "usage" | "model" | "tokenCount" | "sessionId">>;
+}): Promise<Message | null> {
+  const [row] = await getDb()
+    .update(messages)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        eq(messages.id, id),
+        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+const owned = (userId: string) =>
+  sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`;
+
+export async function getMessage({
+  userId,
+  threadId,
+  id,
+}: {
+  userId: string;
+  threadId: string;
+  id: string;
+}): Promise<Message | null> {
+  const [row] = await getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), eq(messages.id, id), owned(userId)));
+  return row ?? null;
+}
+
+/** A session's messages in order: what the model sees (before compaction is applied). */
+export async function listSessionMessages({
+  userId,
+  threadId,
+  sessionId,
+}: {
+  userId: string;
+  threadId: string;
+  sessionId: string;
+}): Promise<Message[]> {
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), eq(messages.sessionId, sessionId), owned(userId)))
+    .orderBy(asc(messages.seq));
+}
+
+/** The newest `limit` messages before `beforeSeq` (or the newest overall), oldest first. */
+export async function listThreadMessages({
+  userId,
+  threadId,
+  beforeSeq,
+  limit,
+}: {
+  userId: string;
+  threadId: string;
+  beforeSeq?: number;
+  limit: number;
+}): Promise<{ messages: Message[]; hasMore: boolean }> {
+  const rows = await getDb()
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        beforeSeq !== undefined ? lt(messages.seq, beforeSeq) : undefined,
+        owned(userId),
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(limit + 1);
+  const hasMore = rows.length > limit;
+  return { messages: rows.slice(0, limit).reverse(), hasMore };
+}
+
+/** Edit-and-resend and regenerate: drop everything after `seq` in the thread. */
+export async function deleteMessagesAfter({
+  userId,
+  threadId,
+  seq,
+}: {
+  userId: string;
+  threadId: string;
+  seq: number;
+}): Promise<number> {
+  const rows = await getDb()
+    .delete(messages)
+    .where(and(eq(messages.threadId, threadId), gt(messages.seq, seq), owned(userId)))
+    .returning({ id: messages.id });
+  return rows.length;
+}
+
+export async function countThreadMessages({
+  userId,
+  threadId,
+}: {
+  userId: string;
+  threadId: string;
+}): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), owned(userId)));
+  return Number(row?.n ?? 0);
+}

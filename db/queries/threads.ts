@@ -1,0 +1,142 @@
+import "server-only";
+import { and, desc, eq, lt, or } from "drizzle-orm";
+import { getDb } from "../client";
+import { sessions, type Thread, threads } from "../schema";
+
+export interface ThreadCursor {
+  updatedAt: string;
+  id: string;
+}
+
+export async function listThreads({
+  userId,
+  cursor,
+  limit,
+}: {
+  userId: string;
+  cursor?: ThreadCursor;
+  limit: number;
+}): Promise<{ threads: Thread[]; nextCursor: ThreadCursor | null }> {
+  const db = getDb();
+  const after = cursor
+    ? or(
+        lt(threads.updatedAt, new Date(cursor.updatedAt)),
+        and(eq(threads.updatedAt, new Date(cursor.updatedAt)), lt(threads.id, cursor.id)),
+      )
+    : undefined;
+  const rows = await db
+    .select()
+    .from(threads)
+    .where(and(eq(threads.userId, userId), after))
+    .orderBy(desc(threads.updatedAt), desc(threads.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    threads: page,
+    nextCursor:
+      rows.length > limit && last ? { updatedAt: last.updatedAt.toISOString(), id: last.id } : null,
+  };
+}
+
+export async function getThread({
+  userId,
+  threadId,
+}: {
+  userId: string;
+  threadId: string;
+}): Promise<Thread | null> {
+  const [row] = await getDb()
+    .select()
+    .from(threads)
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+  return row ?? null;
+}
+
+/**
+ * Creates the thread with its session 1 if it does not exist yet. Returns null when the id
+ * belongs to another user, so callers answer 404 without revealing that it exists.
+ */
+export async function ensureThread({
+  userId,
+  threadId,
+  model,
+  title,
+}: {
+  userId: string;
+  threadId: string;
+  model: string;
+  title: string;
+}): Promise<{ thread: Thread; created: boolean } | null> {
+  const db = getDb();
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(threads)
+      .values({ id: threadId, userId, model, title })
+      .onConflictDoNothing({ target: threads.id })
+      .returning();
+    const created = inserted[0];
+    if (created) {
+      await tx.insert(sessions).values({ threadId, number: 1, model, trigger: "initial" });
+      return { thread: created, created: true };
+    }
+    const [existing] = await tx
+      .select()
+      .from(threads)
+      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    return existing ? { thread: existing, created: false } : null;
+  });
+}
+
+export async function updateThread({
+  userId,
+  threadId,
+  title,
+  model,
+}: {
+  userId: string;
+  threadId: string;
+  title?: string;
+  model?: string;
+}): Promise<Thread | null> {
+  const [row] = await getDb()
+    .update(threads)
+    .set({
+      ...(title !== undefined ? { title } : {}),
+      ...(model !== undefined ? { model } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteThread({
+  userId,
+  threadId,
+}: {
+  userId: string;
+  threadId: string;
+}): Promise<boolean> {
+  const rows = await getDb()
+    .delete(threads)
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .returning({ id: threads.id });
+  return rows.length > 0;
+}
+
+/** Account linking: a guest who signs up keeps every thread it started. */
+export async function transferThreads({
+  fromUserId,
+  toUserId,
+}: {
+  fromUserId: string;
+  toUserId: string;
+}): Promise<number> {
+  const rows = await getDb()
+    .update(threads)
+    .set({ userId: toUserId })
+    .where(eq(threads.userId, fromUserId))
+    .returning({ id: threads.id });
+  return rows.length;
+}

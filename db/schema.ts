@@ -1,0 +1,162 @@
+// Every table Baton stores: Better Auth's identity tables, then threads, their sessions and
+// messages. Ownership flows from users → threads → sessions/messages; queries scope by user.
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { MessageStatus, SessionTrigger } from "@/lib/chat/types";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+// ── Better Auth (model names user/session/account/verification, mapped in lib/auth) ──
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  isAnonymous: boolean("is_anonymous").default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+export type User = typeof users.$inferSelect;
+
+export const authSessions = pgTable(
+  "auth_sessions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("auth_sessions_user_idx").on(t.userId)],
+);
+
+export const authAccounts = pgTable(
+  "auth_accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("auth_accounts_user_idx").on(t.userId)],
+);
+
+export const authVerifications = pgTable("auth_verifications", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+// ── Chat ──
+
+export const threads = pgTable(
+  "threads",
+  {
+    id: uuid("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull().default("New chat"),
+    model: text("model").notNull(),
+    /** Next per-thread message sequence number; bumping it takes the thread row lock. */
+    nextSeq: integer("next_seq").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("threads_user_updated_idx").on(t.userId, t.updatedAt.desc(), t.id)],
+);
+export type Thread = typeof threads.$inferSelect;
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    model: text("model").notNull(),
+    profile: text("profile").notNull().default("default"),
+    trigger: text("trigger").$type<SessionTrigger>().notNull().default("initial"),
+    /** Provider-reported input tokens of this session's last model call. */
+    lastInputTokens: integer("last_input_tokens"),
+    /** Highest message seq covered by lastInputTokens; later messages are estimated locally. */
+    lastInputSeq: integer("last_input_seq"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    endTokens: integer("end_tokens"),
+    endUtilization: jsonb("end_utilization").$type<number>(),
+  },
+  // The unique (thread, number) is what makes a duplicated reset unable to open a second session.
+  (t) => [uniqueIndex("sessions_thread_number_uq").on(t.threadId, t.number)],
+);
+export type ChatSession = typeof sessions.$inferSelect;
+
+export interface MessageUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export const messages = pgTable(
+  "messages",
+  {
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    /** The AI SDK UI message id; unique within its thread. */
+    id: text("id").notNull(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    role: text("role").$type<"user" | "assistant" | "system">().notNull(),
+    parts: jsonb("parts").$type<unknown[]>().notNull(),
+    status: text("status").$type<MessageStatus>().notNull().default("complete"),
+    model: text("model"),
+    usage: jsonb("usage").$type<MessageUsage>(),
+    /** Local token estimate of this message, cached so accounting costs O(new text). */
+    tokenCount: integer("token_count").notNull().default(0),
+    compacted: boolean("compacted").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.threadId, t.id] }),
+    uniqueIndex("messages_thread_seq_uq").on(t.threadId, t.seq),
+    index("messages_session_seq_idx").on(t.sessionId, t.seq),
+  ],
+);
+export type Message = typeof messages.$inferSelect;

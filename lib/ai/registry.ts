@@ -1,0 +1,136 @@
+// Model registry: context window and default context strategy per model id (`provider:model`),
+// matched by longest prefix, with env overrides. Pure: no I/O beyond the env object passed in.
+
+export type ResetOrCompact = "reset" | "compact";
+export type StrategySetting = "reset" | "compact" | "auto" | "off";
+export type ResolvedStrategy = "reset" | "compact" | "off";
+
+export interface ModelInfo {
+  contextWindow: number;
+  defaultStrategy: ResetOrCompact;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export const OFFLINE_MODEL_ID = "baton/local";
+export const DEFAULT_LOCAL_CONTEXT_WINDOW = 4096;
+
+/** Below this many tokens a summary cannot leave room to work, so `auto` always resets. */
+export const SMALL_WINDOW_TOKENS = 32_000;
+
+const UNKNOWN_MODEL: ModelInfo = { contextWindow: 128_000, defaultStrategy: "compact" };
+
+/** Providers a bare model id (`gpt-4.1`, `claude-sonnet-4-5`) is tried under. */
+export const KNOWN_PROVIDERS = ["openai", "anthropic", "google", "compatible"] as const;
+
+/*
+ * Strategy rule (SPEC §4 `auto`): compact for large-window Opus-class models and for models we
+ * have no class for (OpenAI, Gemini, compatible servers, unknown); reset for Sonnet/Haiku-class
+ * and for Opus 4/4.1/4.5, whose 200k window is no larger than Sonnet's. Any window below
+ * SMALL_WINDOW_TOKENS resets whatever the table says (withWindow), overrides included.
+ */
+const TABLE: Readonly<Record<string, ModelInfo>> = {
+  "anthropic:claude-opus-4-6": { contextWindow: 1_000_000, defaultStrategy: "compact" },
+  "anthropic:claude-opus-4": { contextWindow: 200_000, defaultStrategy: "reset" },
+  "anthropic:claude-sonnet-4": { contextWindow: 200_000, defaultStrategy: "reset" },
+  "anthropic:claude-haiku": { contextWindow: 200_000, defaultStrategy: "reset" },
+  "anthropic:claude-3": { contextWindow: 200_000, defaultStrategy: "reset" },
+
+  "openai:gpt-4.1": { contextWindow: 1_047_576, defaultStrategy: "compact" },
+  "openai:gpt-5": { contextWindow: 400_000, defaultStrategy: "compact" },
+  "openai:gpt-5-chat": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4o": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4.5": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4-turbo": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4-1106": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4-0125": { contextWindow: 128_000, defaultStrategy: "compact" },
+  "openai:gpt-4-32k": { contextWindow: 32_768, defaultStrategy: "compact" },
+  "openai:gpt-4": { contextWindow: 8_192, defaultStrategy: "compact" },
+  "openai:gpt-3.5-turbo": { contextWindow: 16_385, defaultStrategy: "compact" },
+  "openai:o1": { contextWindow: 200_000, defaultStrategy: "compact" },
+  "openai:o3": { contextWindow: 200_000, defaultStrategy: "compact" },
+  "openai:o4-mini": { contextWindow: 200_000, defaultStrategy: "compact" },
+
+  "google:gemini-2.5": { contextWindow: 1_048_576, defaultStrategy: "compact" },
+  "google:gemini-2.0": { contextWindow: 1_048_576, defaultStrategy: "compact" },
+
+  // The window is the server's num_ctx (Ollama, LM Studio and llama.cpp default to 4096), not
+  // the model card: 128k here would let the server silently truncate. The user sets
+  // OPENAI_COMPATIBLE_CONTEXT_WINDOW to what the server actually runs with.
+  "compatible:": { contextWindow: 4_096, defaultStrategy: "compact" },
+};
+
+// Longest first, so the first hit is the longest prefix.
+const PREFIXES = Object.keys(TABLE).sort((a, b) => b.length - a.length);
+
+function lookupPrefix(fullId: string): { prefix: string; info: ModelInfo } | undefined {
+  const lower = fullId.toLowerCase();
+  for (const prefix of PREFIXES) {
+    const info = TABLE[prefix];
+    if (info && lower.startsWith(prefix)) return { prefix, info };
+  }
+  return undefined;
+}
+
+/** The provider part of `provider:model`, or undefined for a bare id. */
+export function providerOf(modelId: string): string | undefined {
+  const colon = modelId.indexOf(":");
+  return colon > 0 ? modelId.slice(0, colon).toLowerCase() : undefined;
+}
+
+function lookupModel(modelId: string): ModelInfo | undefined {
+  if (providerOf(modelId) !== undefined) return lookupPrefix(modelId)?.info;
+  let best: { prefix: string; info: ModelInfo } | undefined;
+  for (const provider of KNOWN_PROVIDERS) {
+    // A bare id says nothing about a compatible server, so it never matches the catch-all.
+    if (provider === "compatible") continue;
+    const hit = lookupPrefix(`${provider}:${modelId}`);
+    if (hit && (!best || hit.prefix.length > best.prefix.length)) best = hit;
+  }
+  return best?.info;
+}
+
+/** A positive integer from env, or undefined when unset or malformed (malformed is ignored). */
+function envWindow(env: Env, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw || !/^\d+$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+function withWindow(contextWindow: number, tableStrategy: ResetOrCompact): ModelInfo {
+  return {
+    contextWindow,
+    defaultStrategy: contextWindow < SMALL_WINDOW_TOKENS ? "reset" : tableStrategy,
+  };
+}
+
+/**
+ * Context window and default strategy for a model id. Env overrides: BATON_LOCAL_CONTEXT_WINDOW
+ * for `baton/local`; OPENAI_COMPATIBLE_CONTEXT_WINDOW, then BATON_CONTEXT_WINDOW, for
+ * `compatible:*`; BATON_CONTEXT_WINDOW for every other model.
+ */
+export function resolveModelInfo(modelId: string, env: Env = process.env): ModelInfo {
+  if (modelId === OFFLINE_MODEL_ID) {
+    return {
+      contextWindow: envWindow(env, "BATON_LOCAL_CONTEXT_WINDOW") ?? DEFAULT_LOCAL_CONTEXT_WINDOW,
+      defaultStrategy: "reset",
+    };
+  }
+  const base = lookupModel(modelId) ?? UNKNOWN_MODEL;
+  const override =
+    (providerOf(modelId) === "compatible"
+      ? envWindow(env, "OPENAI_COMPATIBLE_CONTEXT_WINDOW")
+      : undefined) ?? envWindow(env, "BATON_CONTEXT_WINDOW");
+  return withWindow(override ?? base.contextWindow, base.defaultStrategy);
+}
+
+/** A profile's strategy setting made concrete for a model; `auto` asks the registry. */
+export function resolveStrategy(
+  setting: StrategySetting,
+  modelId: string,
+  env: Env = process.env,
+): ResolvedStrategy {
+  if (setting !== "auto") return setting;
+  return resolveModelInfo(modelId, env).defaultStrategy;
+}

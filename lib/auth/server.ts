@@ -1,0 +1,91 @@
+// Better Auth on Baton's database: guests by default (anonymous plugin), email + password to
+// keep a guest's threads (account linking moves them), and the request → user resolver.
+import "server-only";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { nextCookies } from "better-auth/next-js";
+import { anonymous } from "better-auth/plugins";
+import { dataDir, getDb } from "@/db/client";
+import { transferThreads } from "@/db/queries/threads";
+import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
+import { BatonError } from "@/lib/errors";
+import { resolveAuthSecret } from "./secret";
+
+function extraHosts(env: NodeJS.ProcessEnv): string[] {
+  return (env.BATON_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
+
+function createAuth() {
+  const env = process.env;
+  return betterAuth({
+    secret: resolveAuthSecret(dataDir(env), env),
+    // localhost and 127.0.0.1 on any port work with no configuration.
+    baseURL: env.BETTER_AUTH_URL ?? {
+      allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", ...extraHosts(env)],
+      protocol: "http",
+    },
+    trustedOrigins: (request) => {
+      const origin = request?.headers.get("origin");
+      const local = origin && /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin);
+      return [...(local ? [origin] : []), ...extraHosts(env).map((h) => `https://${h}`)];
+    },
+    database: drizzleAdapter(getDb(), {
+      provider: "pg",
+      schema: {
+        user: users,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+      },
+    }),
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
+    // Tests create many guests from one address; rate limits are for real deployments.
+    rateLimit: { enabled: env.BATON_RATE_LIMIT === "1" },
+    plugins: [
+      anonymous({
+        onLinkAccount: async ({ anonymousUser, newUser }) => {
+          await transferThreads({ fromUserId: anonymousUser.user.id, toUserId: newUser.user.id });
+        },
+      }),
+      nextCookies(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as unknown as { batonAuth?: Auth };
+
+export function getAuth(): Auth {
+  globalForAuth.batonAuth ??= createAuth();
+  return globalForAuth.batonAuth;
+}
+
+export interface Actor {
+  id: string;
+  isAnonymous: boolean;
+  email: string | null;
+  name: string;
+}
+
+export async function currentActor(headers: Headers): Promise<Actor | null> {
+  const session = await getAuth().api.getSession({ headers });
+  if (!session) return null;
+  const user = session.user as typeof session.user & { isAnonymous?: boolean | null };
+  return {
+    id: user.id,
+    isAnonymous: Boolean(user.isAnonymous),
+    email: user.isAnonymous ? null : user.email,
+    name: user.name,
+  };
+}
+
+/** The signed-in user, or a 401 `unauthorized:session`. */
+export async function requireActor(request: Request): Promise<Actor> {
+  const actor = await currentActor(request.headers);
+  if (!actor) throw new BatonError("unauthorized:session", "Sign in or start a guest session.");
+  return actor;
+}

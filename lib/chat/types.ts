@@ -1,0 +1,104 @@
+// Shapes shared by the server, the stream and the browser: UI messages with Baton's metadata
+// and data parts (SPEC §7), and the session summaries the thread API returns beside messages.
+import type { UIMessage } from "ai";
+import type { HandoffArtifact } from "@/lib/handoff/artifact";
+
+export type MessageStatus = "complete" | "partial" | "queued" | "error";
+export type SessionTrigger = "initial" | "threshold" | "manual" | "agent_handoff" | "continuation";
+export type ContextStrategy = "reset" | "compact" | "off";
+
+export interface MessageMetadata {
+  /** Per-thread monotonic sequence number; absent on optimistic client messages. */
+  seq?: number;
+  sessionId?: string;
+  status?: MessageStatus;
+  /** The model that wrote an assistant message. */
+  model?: string;
+  createdAt?: string;
+  /** Set on messages whose content was folded into a compaction summary. */
+  compacted?: boolean;
+}
+
+export interface HandoffView {
+  key: string;
+  revision: number;
+  id: string;
+  sessionNumber: number;
+  artifact: HandoffArtifact;
+  markdown: string;
+  createdAt: string;
+  redactions: { kind: string; field: string }[];
+}
+
+export type ContextResetEvent =
+  | "reset_starting"
+  | "input_blocked"
+  | "reset_complete"
+  | "reset_cancelled"
+  | "reset_failed";
+
+export interface SessionPart {
+  id: string;
+  number: number;
+  model: string;
+  profile: string;
+  trigger: SessionTrigger;
+  startedAt: string;
+}
+
+export interface ContextPart {
+  inputTokens: number;
+  contextWindow: number;
+  utilization: number;
+  threshold: number;
+  strategy: ContextStrategy;
+}
+
+export interface ContextResetPart {
+  event: ContextResetEvent;
+  oldSessionId?: string;
+  newSessionId?: string;
+  sessionNumber?: number;
+  utilization?: number;
+  threshold?: number;
+  handoff?: HandoffView;
+  movedMessageIds?: string[];
+  reason?: string;
+}
+
+export interface CompactionPart {
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+export interface AgentHandoffPart {
+  from: string;
+  to: string;
+  brief: string;
+}
+
+export type BatonDataParts = {
+  queued: { messageId: string };
+  session: SessionPart;
+  context: ContextPart;
+  "context-reset": ContextResetPart;
+  compaction: CompactionPart;
+  "agent-handoff": AgentHandoffPart;
+};
+
+export type ChatMessage = UIMessage<MessageMetadata, BatonDataParts>;
+
+export interface SessionSummary {
+  id: string;
+  number: number;
+  model: string;
+  profile: string;
+  trigger: SessionTrigger;
+  startedAt: string;
+  endedAt: string | null;
+  /** Sequence number of the session's first message (null while it has none). */
+  firstSeq: number | null;
+  messageCount: number;
+  /** The handoff revision that started this session (null for session 1 of a fresh thread). */
+  handoff: HandoffView | null;
+}

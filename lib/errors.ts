@@ -1,0 +1,91 @@
+// The one error type routes return: a closed union of codes mapped to HTTP status here, and a
+// mapper that turns zod errors into 400s with field errors and anything unknown into a 500.
+import { ZodError } from "zod";
+
+const STATUS = {
+  "bad_request:body": 400,
+  "bad_request:json": 400,
+  "bad_request:api": 400,
+  "payload_too_large:message": 413,
+  "unauthorized:session": 401,
+  "forbidden:scope": 403,
+  "not_found:thread": 404,
+  "not_found:message": 404,
+  "not_found:handoff": 404,
+  "not_found:session": 404,
+  "not_found:share": 404,
+  "conflict:stale_revision": 409,
+  "conflict:message": 409,
+  "conflict:reset_committed": 409,
+  "conflict:reset_in_progress": 409,
+  "unavailable:model": 503,
+  "internal:server": 500,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+
+export type FieldErrors = Record<string, string[]>;
+
+export class BatonError extends Error {
+  readonly code: ErrorCode;
+  readonly fields?: FieldErrors;
+
+  constructor(code: ErrorCode, message: string, fields?: FieldErrors) {
+    super(message);
+    this.name = "BatonError";
+    this.code = code;
+    this.fields = fields;
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+
+  toJSON() {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields ? { fields: this.fields } : {}),
+      },
+    };
+  }
+
+  toResponse(): Response {
+    return Response.json(this.toJSON(), { status: this.status });
+  }
+}
+
+export function fieldErrorsOf(error: ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+    fields[key] ??= [];
+    fields[key].push(issue.message);
+  }
+  return fields;
+}
+
+/** Any thrown value → a Response; details of unknown errors are logged, never returned. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof BatonError) return error.toResponse();
+  if (error instanceof ZodError) {
+    return new BatonError("bad_request:body", "The request is invalid.", fieldErrorsOf(error))
+      .toResponse();
+  }
+  console.error("[baton] unexpected error", error);
+  return new BatonError("internal:server", "Something went wrong on our side.").toResponse();
+}
+
+/** Reads a JSON body; invalid JSON is a 400, not a 500. */
+export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > maxBytes) {
+    throw new BatonError("payload_too_large:message", `The body exceeds ${maxBytes} bytes.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BatonError("bad_request:json", "The body is not valid JSON.");
+  }
+}

@@ -1,0 +1,37 @@
+// Gives each database test file its own fresh, migrated database: an in-memory PGlite, or —
+// when DATABASE_URL is set — a new database on that Postgres server, dropped afterwards.
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
+import { type DatabaseHandle, openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+
+const holder = globalThis as unknown as { batonDb?: DatabaseHandle };
+let dropDatabase: (() => Promise<void>) | null = null;
+
+beforeAll(async () => {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `baton_test_${randomBytes(6).toString("hex")}`;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    const testUrl = new URL(url);
+    testUrl.pathname = `/${name}`;
+    holder.batonDb = openDatabase({ url: testUrl.toString() });
+    dropDatabase = async () => {
+      const again = postgres(url, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    };
+  } else {
+    holder.batonDb = openDatabase({ pgliteDir: "memory://" });
+  }
+  await migrateDatabase(holder.batonDb);
+});
+
+afterAll(async () => {
+  await holder.batonDb?.close();
+  holder.batonDb = undefined;
+  await dropDatabase?.();
+});
