@@ -220,15 +220,18 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
 }
 
 /**
- * The session a message's first part runs in, from what the message itself says: the old session
- * of a reset it carries (most specific: the server may stamp either session in metadata), its
- * metadata, or the `data-session` part a turn starts with.
+ * The session a message's first part runs in, from what the message itself says: the session a
+ * reset it carries started from (most specific: the server may stamp either session in metadata),
+ * its metadata, or the `data-session` part a turn starts with.
  */
 function ownSession(message: ChatMessage, registry: SessionRegistry): number | undefined {
   let announced: number | undefined;
   for (const part of message.parts) {
     if (part.type === "data-context-reset") {
-      const from = completedReset(part) ? registry.numberOf(part.data.oldSessionId) : undefined;
+      // Part ids are `reset-<fromSessionId>` (SPEC §7), which covers events sent without it.
+      const fromId =
+        part.data.oldSessionId ?? (part.id?.startsWith("reset-") ? part.id.slice(6) : undefined);
+      const from = registry.numberOf(fromId);
       if (from !== undefined) return from;
       break;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  computeUtilization,
   type ContextDecisionInput,
+  computeUtilization,
   decideContextAction,
   profileThresholdsSchema,
   sessionContextTokens,
@@ -37,19 +37,21 @@ describe("computeUtilization", () => {
 
 describe("sessionContextTokens", () => {
   it("adds the local estimate since the last call to the provider-reported input tokens", () => {
-    expect(sessionContextTokens({ lastReportedInputTokens: 3000, estimatedSinceLastCall: 250 })).toBe(
-      3250,
-    );
+    expect(
+      sessionContextTokens({ lastReportedInputTokens: 3000, estimatedSinceLastCall: 250 }),
+    ).toBe(3250);
   });
 
   it("uses the estimate alone before the session's first call", () => {
-    expect(sessionContextTokens({ lastReportedInputTokens: null, estimatedSinceLastCall: 900 })).toBe(
-      900,
-    );
+    expect(
+      sessionContextTokens({ lastReportedInputTokens: null, estimatedSinceLastCall: 900 }),
+    ).toBe(900);
   });
 
   it("ignores negative inputs", () => {
-    expect(sessionContextTokens({ lastReportedInputTokens: -1, estimatedSinceLastCall: -5 })).toBe(0);
+    expect(sessionContextTokens({ lastReportedInputTokens: -1, estimatedSinceLastCall: -5 })).toBe(
+      0,
+    );
   });
 });
 
@@ -108,7 +110,12 @@ describe("decideContextAction", () => {
   it("resets at most once per turn", () => {
     expect(decide({ strategy: "reset", resetThisTurn: true, utilization: 0.99 })).toBe("none");
     expect(
-      decide({ strategy: "compact", compactedThisTurn: true, resetThisTurn: true, utilization: 0.99 }),
+      decide({
+        strategy: "compact",
+        compactedThisTurn: true,
+        resetThisTurn: true,
+        utilization: 0.99,
+      }),
     ).toBe("none");
   });
 
@@ -141,7 +148,10 @@ describe("decideContextAction", () => {
 
 describe("profileThresholdsSchema", () => {
   it("defaults to reset at 0.8 and compact at 0.5", () => {
-    expect(profileThresholdsSchema.parse({})).toEqual({ resetThreshold: 0.8, compactThreshold: 0.5 });
+    expect(profileThresholdsSchema.parse({})).toEqual({
+      resetThreshold: 0.8,
+      compactThreshold: 0.5,
+    });
   });
 
   it("accepts thresholds within bounds, including reset at 1", () => {
@@ -163,7 +173,10 @@ describe("profileThresholdsSchema", () => {
   });
 
   it("points the ordering error at compactThreshold", () => {
-    const result = profileThresholdsSchema.safeParse({ resetThreshold: 0.6, compactThreshold: 0.7 });
+    const result = profileThresholdsSchema.safeParse({
+      resetThreshold: 0.6,
+      compactThreshold: 0.7,
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(["compactThreshold"]);
   });

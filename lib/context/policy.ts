@@ -77,7 +77,8 @@ export function sessionContextTokens({
   lastReportedInputTokens: number | null;
   estimatedSinceLastCall: number;
 }): number {
-  const reported = lastReportedInputTokens !== null && lastReportedInputTokens > 0 ? lastReportedInputTokens : 0;
+  const reported =
+    lastReportedInputTokens !== null && lastReportedInputTokens > 0 ? lastReportedInputTokens : 0;
   const estimated = estimatedSinceLastCall > 0 ? estimatedSinceLastCall : 0;
   return reported + estimated;
 }

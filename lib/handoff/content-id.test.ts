@@ -8,7 +8,7 @@ import {
   type HandoffArtifact,
   handoffArtifactSchema,
 } from "./artifact";
-import { canonicalJson, contentId } from "./content-id";
+import { type ContentIdInput, canonicalJson, contentId } from "./content-id";
 
 const VECTORS = path.join(import.meta.dirname, "testdata", "rfc8785");
 
@@ -38,7 +38,7 @@ describe("contentId", () => {
     state_summary: "s",
     remaining_tasks: [{ id: "t1", task: "x" }],
   });
-  const base = { schema_version: HANDOFF_SCHEMA_VERSION, handoff_key: "k", revision: 1, artifact };
+  const base: ContentIdInput = { schema_version: HANDOFF_SCHEMA_VERSION, handoff_key: "k", revision: 1, artifact };
 
   it("is the sha256 hex of the hand-written canonical form", () => {
     const canonical =
@@ -58,12 +58,12 @@ describe("contentId", () => {
   });
 
   it("ignores extra fields beside the four it hashes", () => {
-    expect(contentId({ ...base, created_at: "now" } as typeof base)).toBe(contentId(base));
+    expect(contentId({ ...base, created_at: "now" } as ContentIdInput)).toBe(contentId(base));
   });
 
   it("changes when any single field changes", () => {
     const id = contentId(base);
-    const variants: (typeof base)[] = [
+    const variants: ContentIdInput[] = [
       { ...base, schema_version: 2 },
       { ...base, handoff_key: "k2" },
       { ...base, revision: 2 },

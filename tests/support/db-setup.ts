@@ -6,7 +6,8 @@ import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 
-const holder = globalThis as unknown as { batonDb?: DatabaseHandle };
+const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
+process.env.BETTER_AUTH_SECRET ??= "baton-test-secret-0123456789abcdef0123456789";
 let dropDatabase: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
@@ -33,5 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await holder.batonDb?.close();
   holder.batonDb = undefined;
+  holder.batonAuth = undefined; // it captured the closed database
   await dropDatabase?.();
 });
