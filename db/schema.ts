@@ -91,6 +91,7 @@ export const threads = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull().default("New chat"),
     model: text("model").notNull(),
+    profile: text("profile").notNull().default("default"),
     /** Next per-thread message sequence number; bumping it takes the thread row lock. */
     nextSeq: integer("next_seq").notNull().default(1),
     createdAt: createdAt(),
@@ -119,6 +120,13 @@ export const sessions = pgTable(
     endedAt: timestamp("ended_at", { withTimezone: true }),
     endTokens: integer("end_tokens"),
     endUtilization: jsonb("end_utilization").$type<number>(),
+    /** The handoff revision this session started from (null for a fresh thread's session 1). */
+    handoffRevisionId: uuid("handoff_revision_id").references(() => handoffRevisions.id, {
+      onDelete: "set null",
+    }),
+    /** Compaction: a summary standing in for this session's messages up to summarySeq. */
+    summary: text("summary"),
+    summarySeq: integer("summary_seq"),
   },
   // The unique (thread, number) is what makes a duplicated reset unable to open a second session.
   (t) => [uniqueIndex("sessions_thread_number_uq").on(t.threadId, t.number)],
@@ -160,3 +168,140 @@ export const messages = pgTable(
   ],
 );
 export type Message = typeof messages.$inferSelect;
+
+// ── Context engine: profiles, resets, handoffs ──
+
+export const agentProfiles = pgTable(
+  "agent_profiles",
+  {
+    id: text("id").primaryKey(),
+    /** Null for built-in profiles every user can use. */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    systemPrompt: text("system_prompt").notNull(),
+    /** Null: the thread's selected model. */
+    model: text("model"),
+    contextStrategy: text("context_strategy")
+      .$type<"reset" | "compact" | "auto" | "off">()
+      .notNull()
+      .default("auto"),
+    resetThreshold: jsonb("reset_threshold").$type<number>().notNull().default(0.8),
+    compactThreshold: jsonb("compact_threshold").$type<number>().notNull().default(0.5),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("agent_profiles_user_idx").on(t.userId)],
+);
+export type AgentProfile = typeof agentProfiles.$inferSelect;
+
+export type ResetState = "running" | "committed" | "cancelled" | "failed";
+
+/**
+ * One row per (thread, fromSession) reset: its lease while running and, once committed, the
+ * session it created — so a retried or duplicated reset finds the session instead of making one.
+ */
+export const threadResets = pgTable(
+  "thread_resets",
+  {
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    fromSession: integer("from_session").notNull(),
+    state: text("state").$type<ResetState>().notNull().default("running"),
+    trigger: text("trigger").$type<SessionTrigger>().notNull(),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }).notNull(),
+    newSessionId: uuid("new_session_id"),
+    reason: text("reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.fromSession] })],
+);
+export type ThreadReset = typeof threadResets.$inferSelect;
+
+export type HandoffState = "prepared" | "accepted" | "superseded" | "cancelled";
+
+export interface RedactionRecord {
+  kind: string;
+  field: string;
+}
+
+/** The current record per (owner, key); every stored revision is in handoff_revisions. */
+export const handoffs = pgTable(
+  "handoffs",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    handoffKey: text("handoff_key").notNull(),
+    project: text("project"),
+    repo: text("repo"),
+    kind: text("kind").notNull().default("session"),
+    createdBy: text("created_by").notNull(),
+    revision: integer("revision").notNull(),
+    contentId: text("content_id").notNull(),
+    artifact: jsonb("artifact").$type<Record<string, unknown>>().notNull(),
+    markdown: text("markdown").notNull(),
+    state: text("state").$type<HandoffState>().notNull().default("prepared"),
+    threadId: uuid("thread_id").references(() => threads.id, { onDelete: "set null" }),
+    sessionNumber: integer("session_number"),
+    model: text("model"),
+    profile: text("profile"),
+    redactions: jsonb("redactions").$type<RedactionRecord[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("handoffs_owner_key_uq").on(t.ownerId, t.handoffKey),
+    index("handoffs_owner_project_repo_updated_idx").on(
+      t.ownerId,
+      t.project,
+      t.repo,
+      t.updatedAt.desc(),
+    ),
+    index("handoffs_thread_idx").on(t.threadId),
+  ],
+);
+export type Handoff = typeof handoffs.$inferSelect;
+
+export const handoffRevisions = pgTable(
+  "handoff_revisions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    handoffId: uuid("handoff_id")
+      .notNull()
+      .references(() => handoffs.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    contentId: text("content_id").notNull(),
+    artifact: jsonb("artifact").$type<Record<string, unknown>>().notNull(),
+    markdown: text("markdown").notNull(),
+    state: text("state").$type<HandoffState>().notNull().default("prepared"),
+    createdBy: text("created_by").notNull(),
+    threadId: uuid("thread_id").references(() => threads.id, { onDelete: "set null" }),
+    sessionNumber: integer("session_number"),
+    model: text("model"),
+    profile: text("profile"),
+    redactions: jsonb("redactions").$type<RedactionRecord[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("handoff_revisions_handoff_revision_uq").on(t.handoffId, t.revision)],
+);
+export type HandoffRevision = typeof handoffRevisions.$inferSelect;
+
+/** Acceptance receipts: one per (content id, receiver), written with the acceptance itself. */
+export const handoffReceipts = pgTable(
+  "handoff_receipts",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    handoffId: uuid("handoff_id")
+      .notNull()
+      .references(() => handoffs.id, { onDelete: "cascade" }),
+    contentId: text("content_id").notNull(),
+    receiver: text("receiver").notNull(),
+    revision: integer("revision").notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("handoff_receipts_content_receiver_uq").on(t.contentId, t.receiver)],
+);
+export type HandoffReceipt = typeof handoffReceipts.$inferSelect;

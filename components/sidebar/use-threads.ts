@@ -174,7 +174,9 @@ export function useThreads() {
     } catch (error) {
       // Roll back only if nothing newer (a refetch, another rename) replaced our title.
       setList((current) =>
-        replaceThread(current, thread.id, (t) => (t.title === title ? { ...t, title: previous } : t)),
+        replaceThread(current, thread.id, (t) =>
+          t.title === title ? { ...t, title: previous } : t,
+        ),
       );
       toast.error(`Couldn't rename “${threadLabel(thread)}”`, {
         description: errorMessage(error, "Check your connection and try again."),

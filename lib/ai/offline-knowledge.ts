@@ -6,7 +6,11 @@ import {
   handoffArtifactSchema,
   type RemainingTask,
 } from "@/lib/handoff/artifact";
-import { extractCarriedOverBlock } from "@/lib/handoff/brief";
+import {
+  CARRIED_OVER_CLOSE_TAG,
+  CARRIED_OVER_OPEN_TAG,
+  extractCarriedOverBlock,
+} from "@/lib/handoff/brief";
 import { parseHandoffMarkdown } from "@/lib/handoff/markdown";
 
 export interface DoneTask {
@@ -16,7 +20,7 @@ export interface DoneTask {
 }
 
 export interface OfflineKnowledge {
-  /** The carried-over handoff(s) in the prompt, merged in order; null when there is none. */
+  /** The carried-over handoff in the prompt; null when there is none. */
   carried: HandoffArtifact | null;
   /** `remember` facts and facts read back from a compaction summary. */
   facts: string[];
@@ -56,7 +60,12 @@ const COMMAND = /\b(remember|decide|todo|done)\b[:\t ][\t ]*(\S[^\n]*)|\b(what d
 const SENTENCE_END = /[.!?](?=\s|$)/;
 const TRAILING_PUNCTUATION = /[\s.,;:!?]+$/;
 const TASK_ID = /^(t\d+)\b[\s:.-]*/i;
-const BRIEF_BLOCK = /<carried-over-context\b[^>]*>[\s\S]*?<\/carried-over-context>/gi;
+// Tag-like text inside a block is escaped by renderCarriedOverBlock, so the lazy match ends at
+// the block's own closing tag.
+const BRIEF_BLOCK = new RegExp(
+  `${CARRIED_OVER_OPEN_TAG}(?:\\s[^>]*)?>[\\s\\S]*?${CARRIED_OVER_CLOSE_TAG}`,
+  "g",
+);
 
 // Artifact strings are capped at 20,000 characters by the schema; stay well inside it.
 const MAX_ITEM_CHARS = 4_000;
@@ -72,7 +81,12 @@ export function parseCommand(text: string): Command | null {
     const keyword = match[1]?.toLowerCase();
     const argument = cleanArgument(match[2] ?? "");
     if (!argument) continue;
-    if (keyword === "remember" || keyword === "decide" || keyword === "todo" || keyword === "done") {
+    if (
+      keyword === "remember" ||
+      keyword === "decide" ||
+      keyword === "todo" ||
+      keyword === "done"
+    ) {
       return { kind: keyword, argument };
     }
   }
@@ -136,28 +150,6 @@ function readBrief(text: string): HandoffArtifact | null {
   }
 }
 
-function mergeArtifacts(a: HandoffArtifact, b: HandoffArtifact): HandoffArtifact {
-  const tasks = [...a.remaining_tasks];
-  for (const task of b.remaining_tasks) {
-    if (!tasks.some((t) => t.id === task.id)) tasks.push(task);
-  }
-  return {
-    goal: b.goal || a.goal,
-    state_summary: b.state_summary || a.state_summary,
-    completed_work: union(a.completed_work, b.completed_work),
-    in_progress: union(a.in_progress, b.in_progress),
-    remaining_tasks: tasks,
-    key_decisions: union(a.key_decisions, b.key_decisions),
-    confirmed_facts: union(a.confirmed_facts, b.confirmed_facts),
-    unknowns: union(a.unknowns, b.unknowns),
-    must_preserve: union(a.must_preserve, b.must_preserve),
-    files_modified: union(a.files_modified, b.files_modified),
-    last_completed_step: b.last_completed_step || a.last_completed_step,
-    next_step: b.next_step || a.next_step,
-    needs_authorization: union(a.needs_authorization, b.needs_authorization),
-  };
-}
-
 class KnowledgeBuilder implements OfflineKnowledge {
   carried: HandoffArtifact | null = null;
   facts: string[] = [];
@@ -168,10 +160,9 @@ class KnowledgeBuilder implements OfflineKnowledge {
   firstUserText: string | undefined;
 
   carry(brief: HandoffArtifact): void {
-    this.carried = this.carried ? mergeArtifacts(this.carried, brief) : brief;
+    this.carried = brief;
     for (const task of brief.remaining_tasks) {
-      const isKnown = [...this.openTasks, ...this.doneTasks].some((t) => t.id === task.id);
-      if (!isKnown) this.openTasks.push(task);
+      if (!this.openTasks.some((t) => t.id === task.id)) this.openTasks.push(task);
     }
     for (const work of brief.completed_work) this.addDone({ task: work });
   }
@@ -302,8 +293,8 @@ export interface PromptReading {
 }
 
 /**
- * Folds the prompt, oldest message first. Briefs count only in system and user messages (where
- * the app puts them); assistant text is never a source of facts except a compaction summary.
+ * Folds the prompt, oldest message first. A brief counts only in a system or user message (where
+ * the app puts it); assistant text is never a source of facts except a compaction summary.
  */
 export function readPrompt(prompt: LanguageModelV3Prompt): PromptReading {
   const knowledge = new KnowledgeBuilder();
@@ -311,7 +302,9 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptReading {
   for (const message of prompt) {
     if (message.role === "tool") continue;
     const text = messageText(message);
-    if (message.role !== "assistant") {
+    // Only the first brief counts, as in extractCarriedOverBlock: the app puts it before any
+    // user message, so a block a user pastes later cannot displace it.
+    if (message.role !== "assistant" && knowledge.carried === null) {
       const brief = readBrief(text);
       if (brief) knowledge.carry(brief);
     }

@@ -53,7 +53,13 @@ function usageOf(options: LanguageModelV3CallOptions, text: string): LanguageMod
 
 function warningsOf(options: LanguageModelV3CallOptions): SharedV3Warning[] {
   return options.tools?.length
-    ? [{ type: "unsupported", feature: "tools", details: "The offline demo model never calls tools." }]
+    ? [
+        {
+          type: "unsupported",
+          feature: "tools",
+          details: "The offline demo model never calls tools.",
+        },
+      ]
     : [];
 }
 

@@ -90,9 +90,7 @@ describe("defaultModelId", () => {
     );
     expect(defaultModelId({ ...env, BATON_MODEL: "gpt-5" })).toBe("openai:gpt-5");
     expect(defaultModelId({ ...env, BATON_MODEL: "baton/local" })).toBe("baton/local");
-    expect(defaultModelId({ ...env, BATON_MODEL: "google:gemini-2.5-pro" })).toBe(
-      "openai:gpt-4.1",
-    );
+    expect(defaultModelId({ ...env, BATON_MODEL: "google:gemini-2.5-pro" })).toBe("openai:gpt-4.1");
   });
 });
 

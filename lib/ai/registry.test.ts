@@ -88,9 +88,9 @@ describe("resolveModelInfo", () => {
       contextWindow: 65_536,
       defaultStrategy: "compact",
     });
-    expect(resolveModelInfo("compatible:qwen3", { BATON_CONTEXT_WINDOW: "8000" }).contextWindow).toBe(
-      8000,
-    );
+    expect(
+      resolveModelInfo("compatible:qwen3", { BATON_CONTEXT_WINDOW: "8000" }).contextWindow,
+    ).toBe(8000);
     // The compatible override never leaks into other providers.
     expect(resolveModelInfo("openai:gpt-5", env).contextWindow).toBe(8000);
   });

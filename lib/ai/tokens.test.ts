@@ -53,7 +53,9 @@ describe("estimateTokens", () => {
   });
 
   it("does much better than chars/4 on CJK text", () => {
-    const zh = "交接包含所有事实、决定和未完成的任务，以便下一个会话可以无损地继续工作。".repeat(10);
+    const zh = "交接包含所有事实、决定和未完成的任务，以便下一个会话可以无损地继续工作。".repeat(
+      10,
+    );
     const reference = countCl100k(zh, opt);
     const estimate = estimateTokensHeuristic(zh);
     expect(Math.abs(estimate / reference - 1)).toBeLessThan(0.15);
@@ -111,7 +113,9 @@ describe("estimatePromptTokens", () => {
     const total = estimatePromptTokens(prompt, id);
     expect(total).toBeGreaterThan(textOnly + PROMPT_OVERHEAD_TOKENS + 4 * MESSAGE_OVERHEAD_TOKENS);
     // Tool names and the call's JSON input are all that is left: a handful of tokens.
-    expect(total).toBeLessThan(textOnly + PROMPT_OVERHEAD_TOKENS + 4 * MESSAGE_OVERHEAD_TOKENS + 20);
+    expect(total).toBeLessThan(
+      textOnly + PROMPT_OVERHEAD_TOKENS + 4 * MESSAGE_OVERHEAD_TOKENS + 20,
+    );
   });
 
   it("equals the sum of its messages", () => {

@@ -26,6 +26,7 @@ function createAuth() {
     baseURL: env.BETTER_AUTH_URL ?? {
       allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", ...extraHosts(env)],
       protocol: "http",
+      fallback: `http://localhost:${env.PORT ?? 3000}`,
     },
     trustedOrigins: (request) => {
       const origin = request?.headers.get("origin");

@@ -476,6 +476,25 @@ describe("formatMessages: a live reset", () => {
     },
   );
 
+  it("leaves a completed reset that names no session inside its message", () => {
+    const live = assistant("a1", [text("a"), resetPart({ event: "reset_complete" }), text("b")]);
+    const { items } = formatMessages([live], sessionsUpTo(1));
+    expect(rows(items)).toEqual([["message", 1, "a b"]]);
+    expect(items[0]?.kind === "message" && items[0].message).toBe(live);
+  });
+
+  it("puts a message whose session is unknown in the session current at its point", () => {
+    const messages = [
+      user("u1", "one", stored(1, 2)),
+      user("u2", "two", { seq: 2, sessionId: "not-loaded" }),
+    ];
+    expect(rows(formatMessages(messages, sessionsUpTo(2)).items)).toEqual([
+      ["session_divider", 2, ""],
+      ["message", 2, "one"],
+      ["message", 2, "two"],
+    ]);
+  });
+
   it("puts later live messages in the new session", () => {
     const live = assistant("a1", [text("a"), resetComplete(1), text("b")]);
     const { items } = formatMessages(

@@ -46,6 +46,7 @@ export function extractCarriedOverBlock(text: string): string | null {
   let inner = match[1] ?? "";
   const preamble = `${CARRIED_OVER_PREAMBLE}\n`;
   if (inner.startsWith(preamble)) inner = inner.slice(preamble.length);
-  else if (inner.startsWith(`${CARRIED_OVER_PREAMBLE}\r\n`)) inner = inner.slice(preamble.length + 1);
+  else if (inner.startsWith(`${CARRIED_OVER_PREAMBLE}\r\n`))
+    inner = inner.slice(preamble.length + 1);
   return inner.replace(ESCAPED_TAG_LIKE, "<$1$2");
 }

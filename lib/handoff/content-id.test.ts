@@ -38,7 +38,12 @@ describe("contentId", () => {
     state_summary: "s",
     remaining_tasks: [{ id: "t1", task: "x" }],
   });
-  const base: ContentIdInput = { schema_version: HANDOFF_SCHEMA_VERSION, handoff_key: "k", revision: 1, artifact };
+  const base: ContentIdInput = {
+    schema_version: HANDOFF_SCHEMA_VERSION,
+    handoff_key: "k",
+    revision: 1,
+    artifact,
+  };
 
   it("is the sha256 hex of the hand-written canonical form", () => {
     const canonical =
@@ -52,9 +57,9 @@ describe("contentId", () => {
 
   it("does not depend on key order", () => {
     const reversed = Object.fromEntries(Object.entries(artifact).reverse()) as HandoffArtifact;
-    expect(contentId({ artifact: reversed, revision: 1, handoff_key: "k", schema_version: 1 })).toBe(
-      contentId(base),
-    );
+    expect(
+      contentId({ artifact: reversed, revision: 1, handoff_key: "k", schema_version: 1 }),
+    ).toBe(contentId(base));
   });
 
   it("ignores extra fields beside the four it hashes", () => {
@@ -73,7 +78,10 @@ describe("contentId", () => {
       { ...base, artifact: { ...artifact, next_step: "x" } },
       { ...base, artifact: { ...artifact, remaining_tasks: [{ id: "t2", task: "x" }] } },
       { ...base, artifact: { ...artifact, remaining_tasks: [{ id: "t1", task: "y" }] } },
-      ...ARTIFACT_LIST_FIELDS.map((field) => ({ ...base, artifact: { ...artifact, [field]: ["x"] } })),
+      ...ARTIFACT_LIST_FIELDS.map((field) => ({
+        ...base,
+        artifact: { ...artifact, [field]: ["x"] },
+      })),
     ];
     const ids = variants.map(contentId);
     expect(ids).not.toContain(id);

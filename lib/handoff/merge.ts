@@ -13,7 +13,7 @@ const normalize = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** True when `needle` appears in `haystack` as whole words (case and spacing ignored). */
-function mentions(haystack: string, needle: string): boolean {
+function containsWords(haystack: string, needle: string): boolean {
   const n = normalize(needle);
   if (n === "") return false;
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(n)}(?![\\p{L}\\p{N}_])`, "u").test(
@@ -21,8 +21,19 @@ function mentions(haystack: string, needle: string): boolean {
   );
 }
 
+/*
+ * Short texts ("tests", "a") are found inside unrelated sentences, so below this length an item
+ * counts as settled only when a done item says exactly the same thing. Task ids are tokens and
+ * always match as whole words.
+ */
+const CONTAINMENT_MIN_CHARS = 12;
+
+const mentionsText = (haystack: string, item: string) =>
+  normalize(haystack) === normalize(item) ||
+  (normalize(item).length >= CONTAINMENT_MIN_CHARS && containsWords(haystack, item));
+
 const settledBy = (done: readonly string[]) => (item: string) =>
-  done.some((d) => mentions(d, item));
+  done.some((d) => mentionsText(d, item));
 
 /**
  * Previous items first, in their order (replaced by the current version when the key matches),
@@ -74,8 +85,7 @@ export interface MergeMechanicalFactsInput {
 /**
  * Returns a new artifact with: files touched unioned into `files_modified`; the last user request
  * present verbatim in a field trimming never touches (else added to `in_progress`); the previous
- * `must_preserve` items;
- * and the previous open items (tasks, in-progress work, unknowns, authorizations) unless the new
+ * `must_preserve` items; and the previous open items (tasks, in-progress work, unknowns, authorizations) unless the new
  * artifact settles them. A task is settled when `completed_work` mentions its id or its text; an
  * in-progress item or authorization when `completed_work` mentions it; an unknown when
  * `completed_work` or `confirmed_facts` does.
@@ -94,7 +104,7 @@ export function mergeMechanicalFacts({
   // A previous task the model re-listed under another id is already there: carrying it would
   // list it twice.
   const keepTask = (task: RemainingTask) =>
-    !isDone(task.id) &&
+    !done.some((d) => containsWords(d, task.id)) &&
     !isDone(task.task) &&
     !artifact.remaining_tasks.some((t) => normalize(t.task) === normalize(task.task));
 

@@ -35,7 +35,9 @@ describe("redactText: API keys", () => {
   );
 
   it("masks generic key assignments and keeps the name", () => {
-    expect(redactText("OPENAI_API_KEY=abcdef123456").text).toBe("OPENAI_API_KEY=[REDACTED:api_key]");
+    expect(redactText("OPENAI_API_KEY=abcdef123456").text).toBe(
+      "OPENAI_API_KEY=[REDACTED:api_key]",
+    );
     expect(redactText('{"apiKey": "abcdef123456"}').text).toBe('{"apiKey": "[REDACTED:api_key]"}');
     expect(redactText("apikey: Zx9vQ2mPl0").text).toBe("apikey: [REDACTED:api_key]");
     expect(redactText("X-Api-Key: 0123456789abcdef").text).toBe("X-Api-Key: [REDACTED:api_key]");
@@ -54,9 +56,9 @@ describe("redactText: API keys", () => {
 
 describe("redactText: bearer tokens and passwords", () => {
   it("masks the token after Bearer, keeping the header", () => {
-    expect(
-      expectMasked(`Authorization: Bearer ${secrets.jwt}`, secrets.jwt, "bearer_token"),
-    ).toBe("Authorization: Bearer [REDACTED:bearer_token]");
+    expect(expectMasked(`Authorization: Bearer ${secrets.jwt}`, secrets.jwt, "bearer_token")).toBe(
+      "Authorization: Bearer [REDACTED:bearer_token]",
+    );
     expectMasked("curl -H 'authorization: bearer abc123def456'", "abc123def456", "bearer_token");
   });
 
@@ -132,6 +134,7 @@ describe("redactText: ordinary text", () => {
     "The Bearer authentication scheme is described in RFC 6750.",
     "Store it in process.env: password: string, api_key: string",
     "PGPASSWORD=$DB_PASSWORD psql -h db",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable reference, not a template.
     "password=${POSTGRES_PASSWORD}",
     "Saved in 1Password: the team vault",
     "https://example.com:8443/path and ssh://git@github.com/org/repo.git",
@@ -227,4 +230,3 @@ describe("redactArtifact", () => {
     expect(redactArtifact(clean)).toEqual({ artifact: clean, redactions: [] });
   });
 });
-
