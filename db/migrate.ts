@@ -9,7 +9,10 @@ import type { DatabaseHandle } from "./client";
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
-export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder = MIGRATIONS_FOLDER) {
+export async function migrateDatabase(
+  handle: DatabaseHandle,
+  migrationsFolder = MIGRATIONS_FOLDER,
+) {
   if (handle.kind === "pglite") {
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
   } else {

@@ -70,8 +70,11 @@ export function fieldErrorsOf(error: ZodError): FieldErrors {
 export function errorResponse(error: unknown): Response {
   if (error instanceof BatonError) return error.toResponse();
   if (error instanceof ZodError) {
-    return new BatonError("bad_request:body", "The request is invalid.", fieldErrorsOf(error))
-      .toResponse();
+    return new BatonError(
+      "bad_request:body",
+      "The request is invalid.",
+      fieldErrorsOf(error),
+    ).toResponse();
   }
   console.error("[baton] unexpected error", error);
   return new BatonError("internal:server", "Something went wrong on our side.").toResponse();

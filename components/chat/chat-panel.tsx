@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import type { ChatMessage } from "@/lib/chat/types";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
-import { ModelSelect, type ModelOption } from "./model-select";
+import { type ModelOption, ModelSelect } from "./model-select";
 
 export interface ChatPanelProps {
   threadId: string;
@@ -60,15 +60,16 @@ export function ChatPanel({
     [],
   );
 
-  const { messages, sendMessage, status, stop, regenerate, error, clearError } = useChat<ChatMessage>({
-    id: threadId,
-    messages: initialMessages,
-    transport,
-    onFinish: () => notifyThreadsChanged(),
-    onError: (err) => {
-      toast.error(readableError(err));
-    },
-  });
+  const { messages, sendMessage, status, stop, regenerate, error, clearError } =
+    useChat<ChatMessage>({
+      id: threadId,
+      messages: initialMessages,
+      transport,
+      onFinish: () => notifyThreadsChanged(),
+      onError: (err) => {
+        toast.error(readableError(err));
+      },
+    });
 
   const busy = status === "submitted" || status === "streaming";
   const lastMessage = messages.at(-1);

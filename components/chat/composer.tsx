@@ -82,7 +82,8 @@ export function Composer({
       </div>
       {tooLong ? (
         <p role="alert" className="mt-1 text-xs text-red-600">
-          Messages are limited to {maxLength.toLocaleString()} characters ({value.length.toLocaleString()} now).
+          Messages are limited to {maxLength.toLocaleString()} characters (
+          {value.length.toLocaleString()} now).
         </p>
       ) : null}
     </form>

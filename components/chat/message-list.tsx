@@ -42,7 +42,9 @@ export function MessageList({
   if (messages.length === 0) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-2 p-8 text-center text-zinc-500">
-        <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">What are we working on?</h1>
+        <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
+          What are we working on?
+        </h1>
         <p className="max-w-md text-sm">
           Long conversations never hit the context wall here: when the context fills up, Baton
           writes a handoff and continues in a fresh session.

@@ -32,7 +32,11 @@ export const MessageView = memo(function MessageView({
   const status = message.metadata?.status;
   if (message.role === "user") {
     return (
-      <div className="flex flex-col items-end gap-1 px-4 py-2" data-role="user" data-testid="message">
+      <div
+        className="flex flex-col items-end gap-1 px-4 py-2"
+        data-role="user"
+        data-testid="message"
+      >
         <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-indigo-600 px-4 py-2 text-white">
           {text}
         </div>
@@ -51,7 +55,10 @@ export const MessageView = memo(function MessageView({
   const showFailed = failed || status === "error";
   return (
     <div className="px-4 py-2" data-role="assistant" data-testid="message">
-      <div className="prose prose-zinc max-w-none break-words dark:prose-invert" data-testid="assistant-text">
+      <div
+        className="prose prose-zinc max-w-none break-words dark:prose-invert"
+        data-testid="assistant-text"
+      >
         {text.length > 0 ? (
           <Streamdown isAnimating={streaming}>{text}</Streamdown>
         ) : streaming ? (

@@ -25,7 +25,10 @@ export function GuestGate() {
     <main className="flex h-full items-center justify-center p-6" aria-busy={!error}>
       {error ? (
         <p role="alert" className="text-red-600">
-          {error} <button type="button" className="underline" onClick={() => location.reload()}>Retry</button>
+          {error}{" "}
+          <button type="button" className="underline" onClick={() => location.reload()}>
+            Retry
+          </button>
         </p>
       ) : (
         <p className="text-zinc-500">Starting a guest session…</p>

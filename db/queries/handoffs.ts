@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { BatonError } from "@/lib/errors";
+import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { type Database, getDb } from "../client";
 import {
   type Handoff,
@@ -80,7 +80,12 @@ export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<Handoff
   if (created) {
     const [rev] = await tx
       .insert(handoffRevisions)
-      .values({ ...revisionValues(values), handoffId: created.id, revision: firstRevision, contentId: firstId })
+      .values({
+        ...revisionValues(values),
+        handoffId: created.id,
+        revision: firstRevision,
+        contentId: firstId,
+      })
       .returning();
     if (!rev) throw new Error("handoff revision insert returned nothing");
     return { outcome: "stored", handoff: created, revision: rev };
@@ -111,7 +116,8 @@ export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<Handoff
   if (revision <= current.revision) {
     // A retry of an older revision that was already stored with this content is a duplicate too.
     const older = await revisionRow(tx, current.id, revision);
-    if (older && older.contentId === id) return { outcome: "duplicate", handoff: current, revision: older };
+    if (older && older.contentId === id)
+      return { outcome: "duplicate", handoff: current, revision: older };
     throw new BatonError(
       "conflict:stale_revision",
       `Revision ${revision} is not newer than the current revision ${current.revision}.`,
@@ -121,7 +127,12 @@ export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<Handoff
   await tx
     .update(handoffRevisions)
     .set({ state: "superseded" })
-    .where(and(eq(handoffRevisions.handoffId, current.id), eq(handoffRevisions.revision, current.revision)));
+    .where(
+      and(
+        eq(handoffRevisions.handoffId, current.id),
+        eq(handoffRevisions.revision, current.revision),
+      ),
+    );
   const [updated] = await tx
     .update(handoffs)
     .set({ ...values, revision, contentId: id, state: "prepared", updatedAt: new Date() })
@@ -163,7 +174,12 @@ function revisionValues(values: {
  */
 export async function acceptHandoff(
   tx: Tx,
-  { ownerId, key, contentId, receiver }: { ownerId: string; key: string; contentId: string; receiver: string },
+  {
+    ownerId,
+    key,
+    contentId,
+    receiver,
+  }: { ownerId: string; key: string; contentId: string; receiver: string },
 ): Promise<{ handoff: Handoff; receipt: HandoffReceipt; created: boolean }> {
   const [current] = await tx
     .select()
@@ -191,7 +207,12 @@ export async function acceptHandoff(
     await tx
       .update(handoffRevisions)
       .set({ state: "accepted" })
-      .where(and(eq(handoffRevisions.handoffId, current.id), eq(handoffRevisions.revision, current.revision)));
+      .where(
+        and(
+          eq(handoffRevisions.handoffId, current.id),
+          eq(handoffRevisions.revision, current.revision),
+        ),
+      );
     return { handoff: accepted ?? current, receipt: inserted, created: true };
   }
   const [existing] = await tx

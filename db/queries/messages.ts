@@ -21,7 +21,10 @@ export interface NewMessage {
  * Allocates the next per-thread sequence number. The UPDATE takes the thread's row lock, which
  * a reset's commit also takes, so a message insert and a session rollover never interleave.
  */
-export async function allocateSeq(tx: Tx, { userId, threadId }: { userId: string; threadId: string }) {
+export async function allocateSeq(
+  tx: Tx,
+  { userId, threadId }: { userId: string; threadId: string },
+) {
   const [row] = await tx
     .update(threads)
     .set({ nextSeq: sql`${threads.nextSeq} + 1`, updatedAt: new Date() })
@@ -74,7 +77,9 @@ export async function updateMessage({
   userId: string;
   threadId: string;
   id: string;
-  patch: Partial<Pick<Message, "parts" | "status" | "usage" | "model" | "tokenCount" | "sessionId">>;
+  patch: Partial<
+    Pick<Message, "parts" | "status" | "usage" | "model" | "tokenCount" | "sessionId">
+  >;
 }): Promise<Message | null> {
   const [row] = await getDb()
     .update(messages)

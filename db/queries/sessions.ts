@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, min } from "drizzle-orm";
+import { and, asc, count, desc, eq, lte, min } from "drizzle-orm";
 import { getDb } from "../client";
 import { type ChatSession, messages, sessions, threads } from "../schema";
 
@@ -70,4 +70,35 @@ export async function recordSessionUsage({
     .update(sessions)
     .set({ lastInputTokens: inputTokens, lastInputSeq: coveredSeq })
     .where(eq(sessions.id, sessionId));
+}
+
+/** Compaction: the summary replaces the session's messages up to `throughSeq` in its prompt. */
+export async function applyCompaction({
+  sessionId,
+  threadId,
+  throughSeq,
+  summary,
+}: {
+  sessionId: string;
+  threadId: string;
+  throughSeq: number;
+  summary: string;
+}): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(messages)
+      .set({ compacted: true })
+      .where(
+        and(
+          eq(messages.threadId, threadId),
+          eq(messages.sessionId, sessionId),
+          lte(messages.seq, throughSeq),
+        ),
+      );
+    // The last reported usage covered the uncompacted prompt: re-estimate from here on.
+    await tx
+      .update(sessions)
+      .set({ summary, summarySeq: throughSeq, lastInputTokens: null, lastInputSeq: null })
+      .where(eq(sessions.id, sessionId));
+  });
 }

@@ -72,7 +72,7 @@ export async function ensureThread({
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(threads)
-      .values({ id: threadId, userId, model, title })
+      .values({ id: threadId, userId, model, title, createdAt: new Date(), updatedAt: new Date() })
       .onConflictDoNothing({ target: threads.id })
       .returning();
     const created = inserted[0];

@@ -39,7 +39,13 @@ export type OfflineEvent =
   | { kind: "done"; outcome: "closed" | "already_done" | "free_text"; task: DoneTask }
   | { kind: "done"; outcome: "unknown_id"; id: string }
   | { kind: "query" }
-  | { kind: "note"; text: string };
+  | { kind: "note"; text: string }
+  | { kind: "no_text" };
+
+const NO_TEXT: OfflineEvent = { kind: "no_text" };
+
+/** In a system (or user) message, asks for a compaction summary instead of a reply. */
+export const OFFLINE_COMPACT_MARKER = "[[baton:compact]]";
 
 /** First line of a compaction summary; the model reads its own summaries back by it. */
 export const OFFLINE_SUMMARY_HEADING = "Summary of earlier messages (offline demo model):";
@@ -71,24 +77,16 @@ const BRIEF_BLOCK = new RegExp(
 const MAX_ITEM_CHARS = 4_000;
 const MAX_SUMMARY_CHARS = 2_000;
 
-type Command =
-  | { kind: "remember" | "decide" | "todo" | "done"; argument: string }
-  | { kind: "query" };
+type Keyword = "remember" | "decide" | "todo" | "done";
+type Command = { kind: Keyword; argument: string } | { kind: "query" };
 
 export function parseCommand(text: string): Command | null {
   for (const match of text.matchAll(COMMAND)) {
     if (match[3]) return { kind: "query" };
-    const keyword = match[1]?.toLowerCase();
+    // COMMAND's first group captures nothing but these four words.
+    const keyword = match[1]?.toLowerCase() as Keyword | undefined;
     const argument = cleanArgument(match[2] ?? "");
-    if (!argument) continue;
-    if (
-      keyword === "remember" ||
-      keyword === "decide" ||
-      keyword === "todo" ||
-      keyword === "done"
-    ) {
-      return { kind: keyword, argument };
-    }
+    if (keyword && argument) return { kind: keyword, argument };
   }
   return null;
 }
@@ -215,18 +213,23 @@ class KnowledgeBuilder implements OfflineKnowledge {
     }
   }
 
-  readUserText(text: string): OfflineEvent | null {
+  /** `instruction`: the app's own request (write the handoff); its commands count, its prose not. */
+  readUserText(text: string, instruction = false): OfflineEvent | null {
+    if (text.includes(OFFLINE_COMPACT_MARKER)) return null;
     // A brief or a summary inside a user message is context, not something the user said.
     const summaryAt = text.indexOf(OFFLINE_SUMMARY_HEADING);
     const own = summaryAt === -1 ? text : text.slice(0, summaryAt);
     const stripped = own.replace(BRIEF_BLOCK, "").trim();
-    if (stripped === "") return null;
-    this.firstUserText ??= stripped;
+    // Context alone is no turn; an attachment-only message is one, answered as "no text".
+    if (stripped === "") return text.trim() === "" ? NO_TEXT : null;
     const command = parseCommand(stripped);
     if (command === null) {
+      if (instruction) return null;
+      this.firstUserText ??= stripped;
       this.notes.push(stripped);
       return { kind: "note", text: stripped };
     }
+    if (!instruction) this.firstUserText ??= stripped;
     switch (command.kind) {
       case "query":
         return { kind: "query" };
@@ -293,13 +296,39 @@ export interface PromptReading {
 }
 
 /**
+ * Where the app's request begins in a structured-output prompt: the handoff writer appends its
+ * instruction (and a repair request) as user messages after the conversation, which ends with an
+ * assistant reply because the triggering user message moves to the next session. Without any
+ * assistant reply, only the last user message is taken as the request.
+ */
+function requestStart(prompt: LanguageModelV3Prompt): number {
+  const lastReply = prompt.findLastIndex((m) => m.role === "assistant");
+  if (lastReply !== -1) return lastReply + 1;
+  const lastUser = prompt.findLastIndex((m) => m.role === "user");
+  return lastUser === -1 ? prompt.length : lastUser;
+}
+
+export function wantsCompaction(prompt: LanguageModelV3Prompt): boolean {
+  return prompt.some(
+    (m) =>
+      (m.role === "system" || m.role === "user") && messageText(m).includes(OFFLINE_COMPACT_MARKER),
+  );
+}
+
+/**
  * Folds the prompt, oldest message first. A brief counts only in a system or user message (where
  * the app puts it); assistant text is never a source of facts except a compaction summary.
+ * `structured`: the prompt asks for the handoff, so its trailing user messages are the app's
+ * instruction rather than conversation (see requestStart).
  */
-export function readPrompt(prompt: LanguageModelV3Prompt): PromptReading {
+export function readPrompt(
+  prompt: LanguageModelV3Prompt,
+  { structured = false }: { structured?: boolean } = {},
+): PromptReading {
   const knowledge = new KnowledgeBuilder();
+  const instructionFrom = structured ? requestStart(prompt) : prompt.length;
   let lastEvent: OfflineEvent | null = null;
-  for (const message of prompt) {
+  for (const [index, message] of prompt.entries()) {
     if (message.role === "tool") continue;
     const text = messageText(message);
     // Only the first brief counts, as in extractCarriedOverBlock: the app puts it before any
@@ -309,7 +338,9 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptReading {
       if (brief) knowledge.carry(brief);
     }
     knowledge.readSummary(text);
-    if (message.role === "user") lastEvent = knowledge.readUserText(text) ?? lastEvent;
+    if (message.role === "user") {
+      lastEvent = knowledge.readUserText(text, index >= instructionFrom) ?? lastEvent;
+    }
   }
   return { knowledge, lastEvent };
 }
@@ -452,9 +483,14 @@ export function renderReply(reading: PromptReading): string {
       break;
     case "query":
       return renderKnowledge(reading.knowledge);
+    case "no_text":
+      return "I can only read text, and your message has none: I'm the offline demo model.";
     case "note": {
       const words = countWords(event.text);
-      return `You said: “${excerpt(event.text, 12)}” (${plural(words, "word")}). I'm the offline demo model: I understand remember, decide, todo, done and “what do you know?”.`;
+      return (
+        `You said: “${excerpt(event.text, 12)}” (${plural(words, "word")}). I'm the offline ` +
+        "demo model: I understand remember, decide, todo, done and “what do you know?”."
+      );
     }
   }
   return "";

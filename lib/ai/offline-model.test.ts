@@ -5,6 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, Output, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { COMPACT_INSTRUCTION, HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
@@ -156,6 +157,13 @@ describe("offline model: vocabulary", () => {
     );
   });
 
+  it("needs an argument: a bare keyword is an ordinary message", async () => {
+    expect(await reply(chat("I'm done."))).toMatch(/^You said: “I'm done\.”/);
+    expect(await reply(chat("done: shipped the hotfix"))).toBe(
+      "Marked as done: shipped the hotfix.",
+    );
+  });
+
   it("counts done tasks when numbering new ones", async () => {
     expect(await reply(chat("todo a", "done t1", "todo b"))).toBe("Added task t2: b.");
   });
@@ -183,6 +191,15 @@ describe("offline model: vocabulary", () => {
     const text = await reply(chat("The weather is nice today"));
     expect(text).toMatch(/^You said: “The weather is nice today” \(5 words\)\./);
     expect(text.length).toBeLessThan(200);
+  });
+
+  it("answers an attachment-only message instead of repeating its last answer", async () => {
+    const prompt = chat("todo a");
+    prompt.push(assistant("Added task t1: a."), {
+      role: "user",
+      content: [{ type: "file", mediaType: "image/png", data: "iVBORw0KGgo=" }],
+    });
+    expect(await reply(prompt)).toMatch(/^I can only read text/);
   });
 
   it("knows nothing that is not in its prompt", async () => {
@@ -256,6 +273,9 @@ describe("offline model: structured output (the handoff)", () => {
     { role: "user", content: "done t2" },
     { role: "assistant", content: "ok" },
     { role: "user", content: "the budget talk went well" },
+    { role: "assistant", content: "ok" },
+    // What lib/context's handoff writer appends: the app's request, not conversation.
+    { role: "user", content: HANDOFF_INSTRUCTION },
   ];
 
   it("returns the artifact built from its prompt through generateText + Output.object", async () => {
@@ -265,6 +285,8 @@ describe("offline model: structured output (the handoff)", () => {
       messages,
       output: Output.object({ schema: handoffArtifactSchema }),
     });
+    const everything = JSON.stringify(output);
+    expect(everything).not.toContain("Write a handoff");
     expect(output.goal).toBe("Let's plan the launch");
     expect(output.confirmed_facts).toEqual(["the launch is on May 3"]);
     expect(output.must_preserve).toEqual(["the launch is on May 3"]);
@@ -283,6 +305,8 @@ describe("offline model: structured output (the handoff)", () => {
         { role: "user", content: "remember invoices are PDF" },
         { role: "assistant", content: "ok" },
         { role: "user", content: "done t1" },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: HANDOFF_INSTRUCTION },
       ],
       allowSystemInMessages: true,
       output: Output.object({ schema: handoffArtifactSchema }),
@@ -312,7 +336,14 @@ describe("offline model: structured output (the handoff)", () => {
     expect(output.key_decisions).toEqual(["announce on the blog first"]);
   });
 
-  it("waits BATON_LOCAL_HANDOFF_DELAY_MS and stops when aborted", async () => {
+  it("waits BATON_LOCAL_HANDOFF_DELAY_MS before answering, read at call time", async () => {
+    process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "80";
+    const started = performance.now();
+    await createOfflineModel().doGenerate({ prompt: chat("hi"), responseFormat: { type: "json" } });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+  });
+
+  it("stops waiting for the handoff when aborted", async () => {
     process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "5000";
     const controller = new AbortController();
     const started = performance.now();
@@ -341,6 +372,13 @@ describe("offline model: compaction", () => {
     expect(summary).toContain("- the port is 8080");
     expect(summary).toContain("- t1: rotate keys");
     expect(summary).toMatch(/Other messages \(2\): “how is it going”; “hello”/);
+  });
+
+  it("recognises the app's compaction instruction in a user message too", async () => {
+    const prompt = chat("remember the port is 8080", COMPACT_INSTRUCTION);
+    const summary = await reply(prompt);
+    expect(summary).toContain("- the port is 8080");
+    expect(summary).not.toContain("Summarize the conversation");
   });
 
   it("reads its own summary back, so compaction loses no facts", async () => {
@@ -402,7 +440,7 @@ describe("offline model: streaming", () => {
     ["no reason", undefined],
     ["a string reason", "user pressed stop"],
   ])("stops promptly on abort (%s) and errors the stream with an AbortError", async (_, reason) => {
-    process.env.BATON_LOCAL_DELAY_MS = "50";
+    process.env.BATON_LOCAL_DELAY_MS = "300";
     const controller = new AbortController();
     const { stream } = await createOfflineModel().doStream({
       prompt: chat("remember a fairly long fact with many words in it to stream slowly"),
@@ -417,7 +455,7 @@ describe("offline model: streaming", () => {
     const started = performance.now();
     controller.abort(reason);
     await expect(reader.read()).rejects.toMatchObject({ name: "AbortError" });
-    expect(performance.now() - started).toBeLessThan(40);
+    expect(performance.now() - started).toBeLessThan(150);
   });
 
   it("ends a streamText call with an abort part, as real providers do", async () => {

@@ -9,18 +9,24 @@ import type {
   LanguageModelV3Usage,
   SharedV3Warning,
 } from "@ai-sdk/provider";
-import { buildArtifact, readPrompt, renderReply, renderSummary } from "./offline-knowledge";
+import {
+  buildArtifact,
+  OFFLINE_COMPACT_MARKER,
+  readPrompt,
+  renderReply,
+  renderSummary,
+  wantsCompaction,
+} from "./offline-knowledge";
 import { OFFLINE_MODEL_ID } from "./registry";
 import { estimatePromptTokens, estimateTokens } from "./tokens";
 
-/** A system message containing this asks for a compaction summary instead of a reply. */
-export const OFFLINE_COMPACT_MARKER = "[[baton:compact]]";
+export { OFFLINE_COMPACT_MARKER };
 
 export const OFFLINE_MODEL_NOTICE =
-  "You are chatting with Baton's offline demo model: no AI, no network — it only understands " +
-  "“remember …”, “decide …”, “todo …”, “done …” and “what do you know?”. To connect a real " +
-  "model, set OPENAI_API_KEY, ANTHROPIC_API_KEY, or OPENAI_COMPATIBLE_BASE_URL with " +
-  "OPENAI_COMPATIBLE_MODELS, and restart the server.";
+  "You are chatting with Baton's offline demo model: it runs without weights or network and " +
+  "only understands “remember …”, “decide …”, “todo …”, “done …” and “what do you know?”. " +
+  "To connect a real model, set OPENAI_API_KEY, ANTHROPIC_API_KEY, or " +
+  "OPENAI_COMPATIBLE_BASE_URL with OPENAI_COMPATIBLE_MODELS, and restart the server.";
 
 export const DEFAULT_LOCAL_DELAY_MS = 15;
 const TEXT_ID = "text-0";
@@ -28,17 +34,15 @@ const STOP = { unified: "stop", raw: "stop" } as const;
 
 type Answer = { kind: "json" | "summary" | "reply"; text: string };
 
-function composeAnswer(options: LanguageModelV3CallOptions): Answer {
-  const reading = readPrompt(options.prompt);
+function composeAnswer({ prompt, responseFormat }: LanguageModelV3CallOptions): Answer {
   // generateText({output: Output.object(...)}), generateObject and streamObject all arrive as
   // responseFormat {type: "json", schema}; the only object this model knows is the handoff.
-  if (options.responseFormat?.type === "json") {
-    return { kind: "json", text: JSON.stringify(buildArtifact(reading.knowledge)) };
+  if (responseFormat?.type === "json") {
+    const { knowledge } = readPrompt(prompt, { structured: true });
+    return { kind: "json", text: JSON.stringify(buildArtifact(knowledge)) };
   }
-  const compact = options.prompt.some(
-    (m) => m.role === "system" && m.content.includes(OFFLINE_COMPACT_MARKER),
-  );
-  if (compact) return { kind: "summary", text: renderSummary(reading.knowledge) };
+  const reading = readPrompt(prompt);
+  if (wantsCompaction(prompt)) return { kind: "summary", text: renderSummary(reading.knowledge) };
   return { kind: "reply", text: renderReply(reading) };
 }
 

@@ -78,8 +78,14 @@ describe("resolveModelInfo", () => {
   });
 
   it("sizes compatible models by OPENAI_COMPATIBLE_CONTEXT_WINDOW (the server's num_ctx)", () => {
-    // Without it: Ollama's default num_ctx, not the model card's 128k.
+    // Without it the server's window is unknown to us: the unknown-model default.
     expect(resolveModelInfo("compatible:llama3.1", NO_ENV)).toEqual({
+      contextWindow: 128_000,
+      defaultStrategy: "compact",
+    });
+    expect(
+      resolveModelInfo("compatible:llama3.1", { OPENAI_COMPATIBLE_CONTEXT_WINDOW: "4096" }),
+    ).toEqual({
       contextWindow: 4096,
       defaultStrategy: "reset",
     });

@@ -53,11 +53,6 @@ const TABLE: Readonly<Record<string, ModelInfo>> = {
 
   "google:gemini-2.5": { contextWindow: 1_048_576, defaultStrategy: "compact" },
   "google:gemini-2.0": { contextWindow: 1_048_576, defaultStrategy: "compact" },
-
-  // The window is the server's num_ctx (Ollama, LM Studio and llama.cpp default to 4096), not
-  // the model card: 128k here would let the server silently truncate. The user sets
-  // OPENAI_COMPATIBLE_CONTEXT_WINDOW to what the server actually runs with.
-  "compatible:": { contextWindow: 4_096, defaultStrategy: "compact" },
 };
 
 // Longest first, so the first hit is the longest prefix.
@@ -82,8 +77,6 @@ function lookupModel(modelId: string): ModelInfo | undefined {
   if (providerOf(modelId) !== undefined) return lookupPrefix(modelId)?.info;
   let best: { prefix: string; info: ModelInfo } | undefined;
   for (const provider of KNOWN_PROVIDERS) {
-    // A bare id says nothing about a compatible server, so it never matches the catch-all.
-    if (provider === "compatible") continue;
     const hit = lookupPrefix(`${provider}:${modelId}`);
     if (hit && (!best || hit.prefix.length > best.prefix.length)) best = hit;
   }
@@ -106,7 +99,10 @@ function withWindow(contextWindow: number, tableStrategy: ResetOrCompact): Model
 }
 
 /**
- * Context window and default strategy for a model id. Env overrides: BATON_LOCAL_CONTEXT_WINDOW
+ * Context window and default strategy for a model id. A compatible server's window is its own
+ * setting (Ollama: num_ctx, not the model card), which only the user knows: they set
+ * OPENAI_COMPATIBLE_CONTEXT_WINDOW; without it the model counts as unknown (128k, compact).
+ * Env overrides: BATON_LOCAL_CONTEXT_WINDOW
  * for `baton/local`; OPENAI_COMPATIBLE_CONTEXT_WINDOW, then BATON_CONTEXT_WINDOW, for
  * `compatible:*`; BATON_CONTEXT_WINDOW for every other model.
  */

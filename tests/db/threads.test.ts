@@ -87,7 +87,9 @@ describe("threads and messages", () => {
     expect(await updateThread({ userId: other, threadId, title: "mine now" })).toBeNull();
     expect(await deleteThread({ userId: other, threadId })).toBe(false);
     // Another user cannot claim an existing id either.
-    expect(await ensureThread({ userId: other, threadId, model: "baton/local", title: "x" })).toBeNull();
+    expect(
+      await ensureThread({ userId: other, threadId, model: "baton/local", title: "x" }),
+    ).toBeNull();
     await expect(
       appendMessage({
         userId: other,

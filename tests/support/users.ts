@@ -5,6 +5,8 @@ import { users } from "@/db/schema";
 
 export async function createTestUser(name = "tester"): Promise<string> {
   const id = randomUUID();
-  await getDb().insert(users).values({ id, name, email: `${id}@example.test`, isAnonymous: true });
+  await getDb()
+    .insert(users)
+    .values({ id, name, email: `${id}@example.test`, isAnonymous: true });
   return id;
 }

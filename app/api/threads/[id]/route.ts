@@ -29,7 +29,11 @@ export async function GET(request: Request, context: Context) {
   try {
     const page = pageSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const actor = await requireActor(request);
-    const view = await loadThreadView({ userId: actor.id, threadId: await threadId(context), ...page });
+    const view = await loadThreadView({
+      userId: actor.id,
+      threadId: await threadId(context),
+      ...page,
+    });
     if (!view) throw notFound();
     return Response.json(view);
   } catch (error) {
@@ -41,7 +45,11 @@ export async function PATCH(request: Request, context: Context) {
   try {
     const body = patchSchema.parse(await readJson(request));
     const actor = await requireActor(request);
-    const thread = await updateThread({ userId: actor.id, threadId: await threadId(context), ...body });
+    const thread = await updateThread({
+      userId: actor.id,
+      threadId: await threadId(context),
+      ...body,
+    });
     if (!thread) throw notFound();
     return Response.json({ thread: publicThread(thread) });
   } catch (error) {

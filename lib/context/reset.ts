@@ -1,0 +1,258 @@
+// A context reset (SPEC §4 steps 1–5): lease, handoff written by the model outside any
+// transaction, redaction, the fit check, one commit, and the events the stream carries.
+import "server-only";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { convertToModelMessages } from "ai";
+import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import {
+  acquireResetLease,
+  commitReset,
+  finishResetWithoutCommit,
+  getReset,
+  getSessionById,
+} from "@/db/queries/resets";
+import type { ChatSession, ThreadReset } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
+import { estimateTokens } from "@/lib/ai/tokens";
+import { messageText } from "@/lib/chat/request";
+import type { ContextResetPart, HandoffView, SessionTrigger } from "@/lib/chat/types";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentId } from "@/lib/handoff/content-id";
+import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
+import { redactArtifact } from "@/lib/handoff/redact";
+import { trimArtifactToFit } from "@/lib/handoff/trim";
+import { writeHandoffArtifact } from "./handoff-writer";
+import { handoffViewOf, loadSessionContext, systemPromptFor } from "./session-context";
+
+export type ResetOutcome =
+  | {
+      kind: "committed";
+      session: ChatSession;
+      handoff: HandoffView;
+      movedMessageIds: string[];
+      /** True when this call found a reset another request had already committed. */
+      duplicate: boolean;
+    }
+  | { kind: "busy"; reset: ThreadReset }
+  | { kind: "cancelled" | "failed"; reason: string };
+
+export interface ResetInput {
+  userId: string;
+  threadId: string;
+  from: ChatSession;
+  trigger: SessionTrigger;
+  profile: Profile;
+  modelId: string;
+  model: LanguageModelV3;
+  /** Seq of the user message that triggered the reset (it and later user messages move). */
+  moveFromSeq: number | null;
+  /** Tokens of the messages that will move into the new session (for the fit check). */
+  movedTokens: number;
+  contextTokens: number;
+  contextWindow: number;
+  utilization: number;
+  emit?: (part: ContextResetPart) => void;
+}
+
+async function committedOutcome(
+  userId: string,
+  reset: ThreadReset,
+): Promise<Extract<ResetOutcome, { kind: "committed" }> | null> {
+  if (!reset.newSessionId) return null;
+  const session = await getSessionById({ userId, sessionId: reset.newSessionId });
+  if (!session?.handoffRevisionId) return null;
+  const rev = await getHandoffRevisionById({
+    ownerId: userId,
+    revisionId: session.handoffRevisionId,
+  });
+  if (!rev) return null;
+  return {
+    kind: "committed",
+    session,
+    handoff: handoffViewOf(rev, rev.handoffKey),
+    movedMessageIds: [],
+    duplicate: true,
+  };
+}
+
+export async function performReset(input: ResetInput): Promise<ResetOutcome> {
+  const { userId, threadId, from, profile } = input;
+  const emit = input.emit ?? (() => {});
+  const base = { oldSessionId: from.id, threshold: profile.resetThreshold };
+  emit({ event: "reset_starting", ...base, utilization: input.utilization });
+
+  const lease = await acquireResetLease({
+    userId,
+    threadId,
+    fromSession: from.number,
+    trigger: input.trigger,
+  });
+  if (!lease) return { kind: "failed", reason: "Thread not found." };
+  if (lease.kind === "committed") {
+    const done = await committedOutcome(userId, lease.reset);
+    if (done) {
+      emitComplete(emit, base, done);
+      return done;
+    }
+    return { kind: "failed", reason: "The committed reset's session could not be read." };
+  }
+  if (lease.kind === "busy") return { kind: "busy", reset: lease.reset };
+  emit({ event: "input_blocked", ...base });
+
+  try {
+    const ctx = await loadSessionContext({ userId, threadId, session: from, profile });
+    const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
+    const written = await writeHandoffArtifact({
+      model: input.model,
+      system: ctx.system,
+      messages: await convertToModelMessages(ctx.history),
+      previous: ctx.brief?.artifact ?? null,
+      userTexts,
+      filesTouched: [],
+      lastUserRequest: userTexts.at(-1),
+    });
+    const redacted = redactArtifact(written.artifact);
+
+    // Session N+1 must start below the reset threshold, or it would reset again at once.
+    const budget = profile.resetThreshold * input.contextWindow;
+    const fits = (artifact: HandoffArtifact) =>
+      estimatePromptTokens(profile, artifact, from.number, input.modelId) + input.movedTokens <
+      budget;
+    let artifact = redacted.artifact;
+    if (!fits(artifact)) {
+      const trimmed = trimArtifactToFit(artifact, fits);
+      if (!trimmed) {
+        const reason = "The handoff does not fit in a new session even after trimming.";
+        await finishResetWithoutCommit({
+          threadId,
+          fromSession: from.number,
+          state: "failed",
+          reason,
+        });
+        emit({ event: "reset_failed", ...base, reason });
+        return { kind: "failed", reason };
+      }
+      artifact = trimmed.artifact;
+    }
+
+    const markdown = renderHandoffMarkdown(artifact);
+    const committed = await commitReset({
+      userId,
+      threadId,
+      from,
+      endTokens: input.contextTokens,
+      endUtilization: input.utilization,
+      trigger: input.trigger,
+      model: input.modelId,
+      profile: profile.id,
+      moveFromSeq: input.moveFromSeq,
+      handoff: {
+        artifact,
+        markdown,
+        contentIdFor: (revision) =>
+          contentId({
+            schema_version: HANDOFF_SCHEMA_VERSION,
+            handoff_key: threadId,
+            revision,
+            artifact,
+          }),
+        createdBy: `session:${from.id}`,
+        kind: "session",
+        model: input.modelId,
+        profile: profile.id,
+        redactions: redacted.redactions,
+      },
+    });
+    if (committed.outcome !== "committed") {
+      const reason =
+        committed.outcome === "cancelled" ? "Cancelled." : "The reset was no longer running.";
+      emit({ event: "reset_cancelled", ...base, reason });
+      return { kind: "cancelled", reason };
+    }
+    const rev = await getHandoffRevisionById({
+      ownerId: userId,
+      revisionId: committed.handoffRevisionId,
+    });
+    if (!rev) throw new Error("committed handoff revision not found");
+    const outcome = {
+      kind: "committed" as const,
+      session: committed.session,
+      handoff: handoffViewOf(rev, rev.handoffKey),
+      movedMessageIds: committed.movedMessageIds,
+      duplicate: false,
+    };
+    emitComplete(emit, base, outcome);
+    return outcome;
+  } catch (error) {
+    console.error("[baton] reset failed", error);
+    const reason = "The reset failed; the conversation continues in the current session.";
+    await finishResetWithoutCommit({ threadId, fromSession: from.number, state: "failed", reason });
+    emit({ event: "reset_failed", ...base, reason });
+    return { kind: "failed", reason };
+  }
+}
+
+function emitComplete(
+  emit: (part: ContextResetPart) => void,
+  base: { oldSessionId: string; threshold: number },
+  outcome: Extract<ResetOutcome, { kind: "committed" }>,
+) {
+  emit({
+    event: "reset_complete",
+    ...base,
+    newSessionId: outcome.session.id,
+    sessionNumber: outcome.session.number,
+    handoff: outcome.handoff,
+    movedMessageIds: outcome.movedMessageIds,
+  });
+}
+
+function estimatePromptTokens(
+  profile: Profile,
+  artifact: HandoffArtifact,
+  fromNumber: number,
+  modelId: string,
+): number {
+  const system = systemPromptFor(
+    profile,
+    {
+      key: "",
+      revision: fromNumber,
+      id: "",
+      sessionNumber: fromNumber,
+      artifact,
+      markdown: renderHandoffMarkdown(artifact),
+      createdAt: "",
+      redactions: [],
+    },
+    null,
+  );
+  return estimateTokens(system, modelId);
+}
+
+/** Waits for another request's reset to end (committed, cancelled, failed, or lease expiry). */
+export async function waitForReset({
+  userId,
+  threadId,
+  fromSession,
+  pollMs = 100,
+}: {
+  userId: string;
+  threadId: string;
+  fromSession: number;
+  pollMs?: number;
+}): Promise<ThreadReset | null> {
+  for (;;) {
+    const reset = await getReset({ userId, threadId, fromSession });
+    if (!reset) return null;
+    if (reset.state !== "running" || reset.leaseExpiresAt <= new Date()) return reset;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+export async function committedSessionOf(
+  userId: string,
+  reset: ThreadReset,
+): Promise<Extract<ResetOutcome, { kind: "committed" }> | null> {
+  return reset.state === "committed" ? committedOutcome(userId, reset) : null;
+}

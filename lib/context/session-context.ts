@@ -1,0 +1,142 @@
+// What a session's model call sees — the profile's system prompt, the carried-over handoff
+// block, a compaction summary, the session's own messages — and how full that context is.
+import "server-only";
+import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import { listSessionMessages } from "@/db/queries/messages";
+import { sumTokensSince } from "@/db/queries/resets";
+import type { ChatSession, HandoffRevision, Message } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
+import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { messageText } from "@/lib/chat/request";
+import { toChatMessage } from "@/lib/chat/stored-message";
+import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";
+import { handoffArtifactSchema } from "@/lib/handoff/artifact";
+import { renderCarriedOverBlock } from "@/lib/handoff/brief";
+import { computeUtilization, sessionContextTokens } from "./policy";
+
+export const SUMMARY_OPEN_TAG = "<compacted-summary>";
+export const SUMMARY_CLOSE_TAG = "</compacted-summary>";
+
+export function handoffViewOf(rev: HandoffRevision, key: string): HandoffView {
+  return {
+    key,
+    revision: rev.revision,
+    id: rev.contentId,
+    sessionNumber: rev.sessionNumber ?? rev.revision,
+    artifact: handoffArtifactSchema.parse(rev.artifact),
+    markdown: rev.markdown,
+    createdAt: rev.createdAt.toISOString(),
+    redactions: rev.redactions,
+  };
+}
+
+export interface SessionContext {
+  session: ChatSession;
+  system: string;
+  brief: HandoffView | null;
+  /** Stored rows the model sees, in order. */
+  rows: Message[];
+  history: ChatMessage[];
+}
+
+function isEmptyPartial(m: Message): boolean {
+  return m.role === "assistant" && m.status !== "complete" && messageText(m.parts).length === 0;
+}
+
+export function systemPromptFor(
+  profile: Profile,
+  brief: HandoffView | null,
+  summary: string | null,
+) {
+  const blocks = [profile.systemPrompt];
+  if (brief) {
+    blocks.push(
+      renderCarriedOverBlock(brief.markdown, {
+        revision: brief.revision,
+        sessionNumber: brief.sessionNumber,
+      }),
+    );
+  }
+  if (summary) blocks.push(`${SUMMARY_OPEN_TAG}\n${summary}\n${SUMMARY_CLOSE_TAG}`);
+  return blocks.join("\n\n");
+}
+
+/**
+ * Loads the session's context. Queued messages are left out unless named in `answering`, and
+ * when answering a queued message nothing stored after it is shown to the model.
+ */
+export async function loadSessionContext({
+  userId,
+  threadId,
+  session,
+  profile,
+  answering = [],
+}: {
+  userId: string;
+  threadId: string;
+  session: ChatSession;
+  profile: Profile;
+  answering?: string[];
+}): Promise<SessionContext> {
+  const [all, rev] = await Promise.all([
+    listSessionMessages({ userId, threadId, sessionId: session.id }),
+    session.handoffRevisionId
+      ? getHandoffRevisionById({ ownerId: userId, revisionId: session.handoffRevisionId })
+      : Promise.resolve(null),
+  ]);
+  const brief = rev ? handoffViewOf(rev, rev.handoffKey) : null;
+  const answeringSet = new Set(answering);
+  const lastAnswered = all.filter((m) => answeringSet.has(m.id)).at(-1)?.seq;
+  const rows = all.filter(
+    (m) =>
+      !m.compacted &&
+      !isEmptyPartial(m) &&
+      (m.status !== "queued" || answeringSet.has(m.id)) &&
+      (lastAnswered === undefined || m.seq <= lastAnswered || m.role === "assistant"),
+  );
+  return {
+    session,
+    system: systemPromptFor(profile, brief, session.summary),
+    brief,
+    rows,
+    history: rows.map(toChatMessage),
+  };
+}
+
+/**
+ * Utilization before a model call: the provider-reported input tokens of the session's last
+ * call plus the cached estimates of messages stored since (SPEC §4). The handoff and summary
+ * calls never report here, so they cannot re-trigger a reset.
+ */
+export async function measureContext({
+  session,
+  system,
+  modelId,
+  profile,
+}: {
+  session: ChatSession;
+  system: string;
+  modelId: string;
+  profile: Profile;
+}): Promise<ContextPart> {
+  const reported = session.lastInputTokens;
+  const base =
+    reported ?? PROMPT_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS + estimateTokens(system, modelId);
+  const since = await sumTokensSince({
+    sessionId: session.id,
+    afterSeq: reported === null ? 0 : (session.lastInputSeq ?? 0),
+  });
+  const inputTokens = sessionContextTokens({
+    lastReportedInputTokens: base,
+    estimatedSinceLastCall: since,
+  });
+  const { contextWindow } = resolveModelInfo(modelId);
+  return {
+    inputTokens,
+    contextWindow,
+    utilization: computeUtilization({ contextTokens: inputTokens, contextWindow }),
+    threshold: profile.resetThreshold,
+    strategy: resolveStrategy(profile.contextStrategy, modelId),
+  };
+}
