@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { type Database, getDb } from "../client";
@@ -276,4 +276,20 @@ export async function countReceipts({ handoffId }: { handoffId: string }): Promi
     .from(handoffReceipts)
     .where(eq(handoffReceipts.handoffId, handoffId));
   return Number(row?.n ?? 0);
+}
+
+export async function getHandoffRevisionsByIds({
+  ownerId,
+  revisionIds,
+}: {
+  ownerId: string;
+  revisionIds: string[];
+}): Promise<(HandoffRevision & { handoffKey: string })[]> {
+  if (revisionIds.length === 0) return [];
+  const rows = await getDb()
+    .select({ rev: handoffRevisions, key: handoffs.handoffKey })
+    .from(handoffRevisions)
+    .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
+    .where(and(inArray(handoffRevisions.id, revisionIds), eq(handoffs.ownerId, ownerId)));
+  return rows.map((r) => ({ ...r.rev, handoffKey: r.key }));
 }

@@ -419,12 +419,13 @@ function plural(n: number, word: string): string {
  */
 export function buildArtifact(k: OfflineKnowledge): HandoffArtifact {
   const carried = k.carried;
-  const recent = k.notes.slice(-5).map((n) => `“${excerpt(n, 20)}”`);
+  // Only the latest message is reflected: anything older survives a reset only through a command.
+  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 20)}”`);
   const summary = [
     `Offline demo session with ${plural(allFacts(k).length, "fact")}, ` +
       `${plural(allDecisions(k).length, "decision")}, ${plural(k.openTasks.length, "open task")} ` +
       `and ${plural(k.doneTasks.length, "done task")}.`,
-    recent.length ? `Recent messages: ${recent.join("; ")}.` : "",
+    recent.length ? `Latest message: ${recent.join("; ")}.` : "",
     carried?.state_summary ? `Before that: ${carried.state_summary}` : "",
   ]
     .filter(Boolean)

@@ -1,12 +1,15 @@
-// What the thread API and the chat page return: the thread, its sessions, the newest page of
-// messages and the current context utilization, scoped to the acting user.
+// What the thread API and the chat page return: the thread, its sessions with their handoffs,
+// the newest page of messages and the current context utilization, scoped to the acting user.
 import "server-only";
+import { getHandoffRevisionsByIds } from "@/db/queries/handoffs";
 import { listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
+import { resolveProfile } from "@/lib/agents/profiles";
+import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { toChatMessage } from "./stored-message";
-import type { ChatMessage, SessionSummary } from "./types";
+import type { ChatMessage, ContextPart, SessionSummary } from "./types";
 
 export interface ThreadView {
   thread: { id: string; title: string; model: string; createdAt: string; updatedAt: string };
@@ -14,6 +17,8 @@ export interface ThreadView {
   messages: ChatMessage[];
   /** Sequence number to pass as `beforeSeq` for the previous page, or null at the start. */
   olderCursor: number | null;
+  /** The current session's utilization, so the context meter is never blank after a reload. */
+  context: ContextPart | null;
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -39,25 +44,41 @@ export async function loadThreadView({
 }): Promise<ThreadView | null> {
   const thread = await getThread({ userId, threadId });
   if (!thread) return null;
-  const [sessions, page] = await Promise.all([
+  const [sessions, page, profile] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, limit }),
+    resolveProfile({ userId, profileId: thread.profile }),
   ]);
+  const revisionIds = sessions.flatMap((s) => (s.handoffRevisionId ? [s.handoffRevisionId] : []));
+  const revisions = await getHandoffRevisionsByIds({ ownerId: userId, revisionIds });
+  const handoffs = new Map(revisions.map((r) => [r.id, handoffViewOf(r, r.handoffKey)]));
+  const summaries: SessionSummary[] = sessions.map((s) => ({
+    id: s.id,
+    number: s.number,
+    model: s.model,
+    profile: s.profile,
+    trigger: s.trigger,
+    startedAt: s.startedAt.toISOString(),
+    endedAt: s.endedAt?.toISOString() ?? null,
+    firstSeq: s.firstSeq,
+    messageCount: s.messageCount,
+    handoff: s.handoffRevisionId ? (handoffs.get(s.handoffRevisionId) ?? null) : null,
+  }));
+  const current = sessions.at(-1);
+  const currentSummary = summaries.at(-1);
+  const context = current
+    ? await measureContext({
+        session: current,
+        system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
+        modelId: thread.model,
+        profile,
+      })
+    : null;
   return {
     thread: publicThread(thread),
-    sessions: sessions.map((s) => ({
-      id: s.id,
-      number: s.number,
-      model: s.model,
-      profile: s.profile,
-      trigger: s.trigger,
-      startedAt: s.startedAt.toISOString(),
-      endedAt: s.endedAt?.toISOString() ?? null,
-      firstSeq: s.firstSeq,
-      messageCount: s.messageCount,
-      handoff: null,
-    })),
+    sessions: summaries,
     messages: page.messages.map(toChatMessage),
     olderCursor: page.hasMore ? (page.messages[0]?.seq ?? null) : null,
+    context,
   };
 }
