@@ -92,6 +92,9 @@ export const threads = pgTable(
     title: text("title").notNull().default("New chat"),
     model: text("model").notNull(),
     profile: text("profile").notNull().default("default"),
+    /** Read-only share link token (≥128 bits, URL-safe); null when the thread is private. */
+    shareToken: text("share_token").unique(),
+    sharedAt: timestamp("shared_at", { withTimezone: true }),
     /** Next per-thread message sequence number; bumping it takes the thread row lock. */
     nextSeq: integer("next_seq").notNull().default(1),
     createdAt: createdAt(),
@@ -305,3 +308,26 @@ export const handoffReceipts = pgTable(
   (t) => [uniqueIndex("handoff_receipts_content_receiver_uq").on(t.contentId, t.receiver)],
 );
 export type HandoffReceipt = typeof handoffReceipts.$inferSelect;
+
+export type ApiTokenScope = "read" | "write" | "groom";
+
+/** Personal API tokens for the handoff API and MCP; only a sha256 of the secret is stored. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The first characters of the token, shown in lists so users can tell tokens apart. */
+    prefix: text("prefix").notNull(),
+    scopes: jsonb("scopes").$type<ApiTokenScope[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.userId)],
+);
+export type ApiToken = typeof apiTokens.$inferSelect;

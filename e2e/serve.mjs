@@ -13,6 +13,7 @@ const env = {
   BATON_DATA_DIR: dataDir,
   BATON_LOCAL_DELAY_MS: process.env.BATON_LOCAL_DELAY_MS ?? "60",
   PORT: port,
+  NEXT_TELEMETRY_DISABLED: "1",
 };
 const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
   env,
