@@ -19,7 +19,8 @@ export interface DatabaseHandle {
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.BATON_DATA_DIR ?? ".data");
+  // The data folder is chosen at run time; tracing it into the build would copy the project.
+  return path.resolve(/*turbopackIgnore: true*/ env.BATON_DATA_DIR ?? ".data");
 }
 
 export interface OpenDatabaseOptions {
