@@ -2,6 +2,10 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${PORT}`;
+// A second server whose offline model has a tiny context window and a slow handoff, so tests can
+// watch (and act during) a context reset. Specs tagged @reset-server run against it.
+const RESET_PORT = PORT + 1;
+const resetURL = `http://127.0.0.1:${RESET_PORT}`;
 
 // The system Chromium where there is one (this project's machines cannot download browsers);
 // elsewhere `npx playwright install chromium` and PLAYWRIGHT_BUNDLED_BROWSER=1 use Playwright's.
@@ -33,14 +37,36 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // A production build on its own, fresh data folder (see e2e/serve.mjs).
-    command: `node e2e/serve.mjs ${PORT}`,
-    url: `${baseURL}/api/health`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, grepInvert: /@reset-server/ },
+    {
+      name: "reset-server",
+      use: { ...devices["Desktop Chrome"], baseURL: resetURL },
+      grep: /@reset-server/,
+    },
+  ],
+  webServer: [
+    {
+      // A production build on its own, fresh data folder (see e2e/serve.mjs).
+      command: `node e2e/serve.mjs ${PORT}`,
+      url: `${baseURL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `node e2e/serve.mjs ${RESET_PORT}`,
+      url: `${resetURL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        BATON_LOCAL_CONTEXT_WINDOW: "600",
+        BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
+        BATON_LOCAL_DELAY_MS: "20",
+      },
+    },
+  ],
 });
