@@ -320,15 +320,27 @@ export async function runChatTurn({
           failed = true;
         },
       });
-      writer.merge(
-        result.toUIMessageStream<ChatMessage>({
-          sendStart: false,
-          messageMetadata: ({ part }) =>
-            part.type === "finish"
-              ? { ...metadata, status: failed ? "error" : "complete" }
-              : undefined,
-        }),
-      );
+      // Forwarded chunk by chunk (not merged) so the closing context reading and the finish
+      // chunk are guaranteed to follow the last text delta.
+      let ended: "finished" | "aborted" | "failed" = "finished";
+      for await (const chunk of result.toUIMessageStream<ChatMessage>({
+        sendStart: false,
+        sendFinish: false,
+      })) {
+        if (chunk.type === "abort") ended = "aborted";
+        if (chunk.type === "error") ended = "failed";
+        writer.write(chunk);
+      }
+      if (ended !== "finished" || failed) return;
+      // After the step: what the context holds now (the reply included), for the meter.
+      const reported = usage?.inputTokens ?? context.inputTokens;
+      const replyTokens = usage?.outputTokens ?? 0;
+      writeContext(writer, {
+        ...context,
+        inputTokens: reported + replyTokens,
+        utilization: (reported + replyTokens) / context.contextWindow,
+      });
+      writer.write({ type: "finish", messageMetadata: { ...metadata, status: "complete" } });
     },
     onError: (error) => {
       failed = true;
