@@ -1,8 +1,22 @@
-// `npm run db:migrate`: never run this beside a server using the same PGlite folder.
-import { openDatabase } from "./client";
+// `npm run db:migrate`: applies migrations. It refuses to open a PGlite folder that a running
+// server holds (the server applies migrations itself at start-up).
+import path from "node:path";
+import { dataDir, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
+import { pgliteFolderHolder } from "./server-lock";
 
-const handle = openDatabase({ url: process.env.DATABASE_URL || undefined });
+const url = process.env.DATABASE_URL || undefined;
+if (!url) {
+  const holder = pgliteFolderHolder(path.join(dataDir(), "pglite"));
+  if (holder !== null) {
+    console.error(
+      `A Baton server (pid ${holder}) is using ${dataDir()}; it applies migrations at start-up. ` +
+        "Stop it before running db:migrate.",
+    );
+    process.exit(1);
+  }
+}
+const handle = openDatabase({ url });
 await migrateDatabase(handle);
 await handle.close();
 console.log(`migrations applied (${handle.kind})`);
