@@ -93,17 +93,20 @@ export async function updateThread({
   threadId,
   title,
   model,
+  profile,
 }: {
   userId: string;
   threadId: string;
   title?: string;
   model?: string;
+  profile?: string;
 }): Promise<Thread | null> {
   const [row] = await getDb()
     .update(threads)
     .set({
       ...(title !== undefined ? { title } : {}),
       ...(model !== undefined ? { model } : {}),
+      ...(profile !== undefined ? { profile } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
