@@ -15,6 +15,7 @@ export async function openScratchDatabase(label: string): Promise<{
   const url = process.env.DATABASE_URL;
   let handle: DatabaseHandle;
   let cleanup: () => Promise<void>;
+  let migrationUrl: string | undefined;
   if (url) {
     const name = `baton_bench_${randomBytes(5).toString("hex")}`;
     const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -23,6 +24,7 @@ export async function openScratchDatabase(label: string): Promise<{
     const u = new URL(url);
     u.pathname = `/${name}`;
     handle = openDatabase({ url: u.toString() });
+    migrationUrl = u.toString();
     cleanup = async () => {
       const again = postgres(url, { max: 1, onnotice: () => {} });
       await again.unsafe(`drop database if exists ${name} with (force)`);
@@ -34,7 +36,7 @@ export async function openScratchDatabase(label: string): Promise<{
     handle = openDatabase({ pgliteDir: dir });
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }
-  await migrateDatabase(handle);
+  await migrateDatabase(handle, undefined, migrationUrl);
   (globalThis as unknown as { batonDb?: DatabaseHandle }).batonDb = handle;
   return {
     handle,

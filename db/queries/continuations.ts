@@ -71,7 +71,15 @@ export async function startContinuationThread({
     const now = new Date();
     const [thread] = await tx
       .insert(threads)
-      .values({ id: threadId, userId: ownerId, title, model, profile, createdAt: now, updatedAt: now })
+      .values({
+        id: threadId,
+        userId: ownerId,
+        title,
+        model,
+        profile,
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing({ target: threads.id })
       .returning({ id: threads.id });
     // Another user's thread id: answer as if it were any other taken id, revealing nothing.

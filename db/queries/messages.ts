@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { MessageStatus } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
 import { type Database, getDb } from "../client";
@@ -131,18 +131,33 @@ export async function listSessionMessages({
     .orderBy(asc(messages.seq));
 }
 
-/** The newest `limit` messages before `beforeSeq` (or the newest overall), oldest first. */
+/**
+ * The newest `limit` messages before `beforeSeq` (or the newest overall), oldest first; with
+ * `fromSeq`, the oldest `limit` messages from that seq on (for a page that opens a session), and
+ * `hasMore` says whether later messages exist.
+ */
 export async function listThreadMessages({
   userId,
   threadId,
   beforeSeq,
+  fromSeq,
   limit,
 }: {
   userId: string;
   threadId: string;
   beforeSeq?: number;
+  fromSeq?: number;
   limit: number;
 }): Promise<{ messages: Message[]; hasMore: boolean }> {
+  if (fromSeq !== undefined) {
+    const rows = await getDb()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.threadId, threadId), gte(messages.seq, fromSeq), owned(userId)))
+      .orderBy(asc(messages.seq))
+      .limit(limit + 1);
+    return { messages: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
   const rows = await getDb()
     .select()
     .from(messages)
@@ -188,4 +203,22 @@ export async function countThreadMessages({
     .from(messages)
     .where(and(eq(messages.threadId, threadId), owned(userId)));
   return Number(row?.n ?? 0);
+}
+
+/** Whether the thread has a message before `seq` (for the cursor of a page read forward). */
+export async function hasMessagesBefore({
+  userId,
+  threadId,
+  seq,
+}: {
+  userId: string;
+  threadId: string;
+  seq: number;
+}): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ seq: messages.seq })
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), lt(messages.seq, seq), owned(userId)))
+    .limit(1);
+  return row !== undefined;
 }

@@ -9,6 +9,7 @@ import { migrateDatabase } from "@/db/migrate";
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
 process.env.BETTER_AUTH_SECRET ??= "baton-test-secret-0123456789abcdef0123456789";
 let dropDatabase: (() => Promise<void>) | null = null;
+let migrationUrl: string | undefined;
 
 beforeAll(async () => {
   const url = process.env.DATABASE_URL;
@@ -20,6 +21,7 @@ beforeAll(async () => {
     const testUrl = new URL(url);
     testUrl.pathname = `/${name}`;
     holder.batonDb = openDatabase({ url: testUrl.toString() });
+    migrationUrl = testUrl.toString();
     dropDatabase = async () => {
       const again = postgres(url, { max: 1, onnotice: () => {} });
       await again.unsafe(`drop database if exists ${name} with (force)`);
@@ -28,7 +30,7 @@ beforeAll(async () => {
   } else {
     holder.batonDb = openDatabase({ pgliteDir: "memory://" });
   }
-  await migrateDatabase(holder.batonDb);
+  await migrateDatabase(holder.batonDb, undefined, migrationUrl);
 });
 
 afterAll(async () => {
