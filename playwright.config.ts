@@ -6,6 +6,10 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 // watch (and act during) a context reset. Specs tagged @reset-server run against it.
 const RESET_PORT = PORT + 1;
 const resetURL = `http://127.0.0.1:${RESET_PORT}`;
+// A third server whose data folder is seeded with a 10,000-message, 8-session thread before it
+// starts (its credentials are in .data/e2e-<port>/seed.json). Specs tagged @long-thread use it.
+const LONG_PORT = PORT + 2;
+const longURL = `http://127.0.0.1:${LONG_PORT}`;
 
 // The system Chromium where there is one (this project's machines cannot download browsers);
 // elsewhere `npx playwright install chromium` and PLAYWRIGHT_BUNDLED_BROWSER=1 use Playwright's.
@@ -38,7 +42,16 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, grepInvert: /@reset-server/ },
+    {
+      name: "chromium",
+      use: { ...devices["Desktop Chrome"] },
+      grepInvert: /@reset-server|@long-thread/,
+    },
+    {
+      name: "long-thread",
+      use: { ...devices["Desktop Chrome"], baseURL: longURL },
+      grep: /@long-thread/,
+    },
     {
       name: "reset-server",
       use: { ...devices["Desktop Chrome"], baseURL: resetURL },
@@ -67,6 +80,14 @@ export default defineConfig({
         BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
         BATON_LOCAL_DELAY_MS: "20",
       },
+    },
+    {
+      command: `node e2e/serve.mjs ${LONG_PORT} --seed 10000:8`,
+      url: `${longURL}/api/health`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
     },
   ],
 });

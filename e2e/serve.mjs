@@ -1,12 +1,17 @@
 // Starts the production build for e2e on a fresh data folder of its own (never the dev one),
 // with the offline model slowed down enough that tests can watch and interrupt a reply.
-import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+// `--seed MESSAGES:SESSIONS` first seeds a long thread (scripts/seed-long-thread.ts) into that
+// folder — before the server opens it, since a PGlite folder admits one process.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const port = process.argv[2] ?? "3100";
+const seedIndex = process.argv.indexOf("--seed");
+const seed = seedIndex > 0 ? process.argv[seedIndex + 1] : undefined;
 const dataDir = path.resolve(".data", `e2e-${port}`);
 rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
 
 const env = {
   ...process.env,
@@ -15,6 +20,27 @@ const env = {
   PORT: port,
   NEXT_TELEMETRY_DISABLED: "1",
 };
+
+if (seed) {
+  const [messages = "10000", sessions = "8"] = seed.split(":");
+  const result = spawnSync(
+    "npx",
+    [
+      "tsx",
+      "--conditions=react-server",
+      "scripts/seed-long-thread.ts",
+      "--messages",
+      messages,
+      "--sessions",
+      sessions,
+      "--out",
+      path.join(dataDir, "seed.json"),
+    ],
+    { env, stdio: "inherit" },
+  );
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
 const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
   env,
   stdio: "inherit",
