@@ -1,11 +1,8 @@
-// Migrations run inside the server process at start-up: a PGlite folder admits one process.
+// Start-up hook. The Node-only work sits behind the NEXT_RUNTIME check (which the bundler
+// resolves at build time) so the edge build never sees Node modules.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const path = await import("node:path");
-  const { dataDir, getDatabase } = await import("./db/client");
-  const { migrateDatabase } = await import("./db/migrate");
-  const { claimPgliteFolder } = await import("./db/server-lock");
-  const handle = getDatabase();
-  await migrateDatabase(handle);
-  if (handle.kind === "pglite") claimPgliteFolder(path.join(dataDir(), "pglite"));
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { prepareDatabase } = await import("./db/startup");
+    await prepareDatabase();
+  }
 }
