@@ -190,6 +190,10 @@ export async function runChatTurn({
           patch: { status: "complete" },
         });
       }
+      // A reset that committed between our check and our insert moved this message forward.
+      const placed = await getMessage({ userId: actor.id, threadId, id: userMessage.id });
+      if (placed && placed.sessionId !== session.id)
+        session = await reloadSession(actor, threadId, session);
       writeSession(writer, session);
 
       let ctx = await loadSessionContext({
