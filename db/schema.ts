@@ -264,6 +264,8 @@ export const handoffs = pgTable(
       t.updatedAt.desc(),
     ),
     index("handoffs_thread_idx").on(t.threadId),
+    // The unfiltered list (and the home page's continue list): newest first per owner.
+    index("handoffs_owner_updated_idx").on(t.ownerId, t.updatedAt.desc(), t.id.desc()),
   ],
 );
 export type Handoff = typeof handoffs.$inferSelect;
@@ -305,7 +307,14 @@ export const handoffReceipts = pgTable(
     revision: integer("revision").notNull(),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("handoff_receipts_content_receiver_uq").on(t.contentId, t.receiver)],
+  // Scoped by handoff: two owners' identical content (same key, revision, artifact) has one id.
+  (t) => [
+    uniqueIndex("handoff_receipts_handoff_content_receiver_uq").on(
+      t.handoffId,
+      t.contentId,
+      t.receiver,
+    ),
+  ],
 );
 export type HandoffReceipt = typeof handoffReceipts.$inferSelect;
 

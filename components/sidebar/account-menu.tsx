@@ -74,6 +74,12 @@ export function AccountMenu({ actor }: { actor: SidebarActor }) {
         >
           Sign in
         </Link>
+        <Link
+          href="/settings"
+          className="mt-1 block rounded-md px-3 py-1.5 text-center text-sm text-zinc-700 hover:bg-zinc-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
+        >
+          Settings
+        </Link>
       </section>
     );
   }
@@ -101,6 +107,12 @@ export function AccountMenu({ actor }: { actor: SidebarActor }) {
       >
         {signingOut ? "Signing out…" : "Sign out"}
       </button>
+      <Link
+        href="/settings"
+        className="mt-1 block rounded-md px-3 py-1.5 text-center text-sm text-zinc-700 hover:bg-zinc-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
+      >
+        Settings
+      </Link>
     </section>
   );
 }

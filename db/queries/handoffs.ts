@@ -192,7 +192,9 @@ export async function acceptHandoff(
   const [inserted] = await tx
     .insert(handoffReceipts)
     .values({ handoffId: current.id, contentId, receiver, revision: current.revision })
-    .onConflictDoNothing({ target: [handoffReceipts.contentId, handoffReceipts.receiver] })
+    .onConflictDoNothing({
+      target: [handoffReceipts.handoffId, handoffReceipts.contentId, handoffReceipts.receiver],
+    })
     .returning();
   if (inserted) {
     if (current.contentId !== contentId) {
@@ -220,8 +222,14 @@ export async function acceptHandoff(
   const [existing] = await tx
     .select()
     .from(handoffReceipts)
-    .where(and(eq(handoffReceipts.contentId, contentId), eq(handoffReceipts.receiver, receiver)));
-  if (!existing || existing.handoffId !== current.id) {
+    .where(
+      and(
+        eq(handoffReceipts.handoffId, current.id),
+        eq(handoffReceipts.contentId, contentId),
+        eq(handoffReceipts.receiver, receiver),
+      ),
+    );
+  if (!existing) {
     throw new BatonError("not_found:handoff", "Handoff not found.");
   }
   return { handoff: current, receipt: existing, created: false };
@@ -383,10 +391,36 @@ export async function listHandoffPage({
   cursor?: HandoffPageCursor;
   limit: number;
 }): Promise<{ rows: HandoffWithRevision[]; nextCursor: HandoffPageCursor | null }> {
-  const exactUpdatedAt = sql<string>`to_char(${handoffs.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  const rows = await getDb()
-    .select({ handoff: handoffs, revision: handoffRevisions, exactUpdatedAt })
-    .from(handoffs)
+  const db = getDb();
+  // Pick the page's ids first, sorting narrow rows; only those rows are then read whole. Without
+  // an index on (owner_id, updated_at desc, id desc) the pick still scans the owner's rows.
+  const picked = db.$with("picked").as(
+    db
+      .select({ id: handoffs.id })
+      .from(handoffs)
+      .where(
+        and(
+          eq(handoffs.ownerId, ownerId),
+          project === undefined ? undefined : eq(handoffs.project, project),
+          repo === undefined ? undefined : eq(handoffs.repo, repo),
+          state === undefined ? undefined : eq(handoffs.state, state),
+          cursor
+            ? sql`(${handoffs.updatedAt}, ${handoffs.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(handoffs.updatedAt), desc(handoffs.id))
+      .limit(limit + 1),
+  );
+  const rows = await db
+    .with(picked)
+    .select({
+      handoff: handoffs,
+      revision: handoffRevisions,
+      exactUpdatedAt: sql<string>`to_char(${handoffs.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(picked)
+    .innerJoin(handoffs, eq(handoffs.id, picked.id))
     .innerJoin(
       handoffRevisions,
       and(
@@ -394,19 +428,7 @@ export async function listHandoffPage({
         eq(handoffRevisions.revision, handoffs.revision),
       ),
     )
-    .where(
-      and(
-        eq(handoffs.ownerId, ownerId),
-        project === undefined ? undefined : eq(handoffs.project, project),
-        repo === undefined ? undefined : eq(handoffs.repo, repo),
-        state === undefined ? undefined : eq(handoffs.state, state),
-        cursor
-          ? sql`(${handoffs.updatedAt}, ${handoffs.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(handoffs.updatedAt), desc(handoffs.id))
-    .limit(limit + 1);
+    .orderBy(desc(handoffs.updatedAt), desc(handoffs.id));
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

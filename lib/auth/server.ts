@@ -6,6 +6,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { anonymous } from "better-auth/plugins";
 import { dataDir, getDb } from "@/db/client";
+import { transferHandoffs } from "@/db/queries/handoffs";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { BatonError } from "@/lib/errors";
@@ -48,7 +49,10 @@ function createAuth() {
     plugins: [
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {
-          await transferThreads({ fromUserId: anonymousUser.user.id, toUserId: newUser.user.id });
+          // The guest account is deleted after linking: move what it owns first.
+          const move = { fromUserId: anonymousUser.user.id, toUserId: newUser.user.id };
+          await transferThreads(move);
+          await transferHandoffs(move);
         },
       }),
       nextCookies(),

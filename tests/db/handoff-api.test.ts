@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf } from "@/db/client";
-import { getHandoffWithRevision, writeHandoff } from "@/db/queries/handoffs";
+import { getHandoffWithRevision, transferHandoffs, writeHandoff } from "@/db/queries/handoffs";
 import { listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import { deleteThread, ensureThread } from "@/db/queries/threads";
@@ -14,7 +14,6 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { revokeToken } from "@/lib/handoff-api/tokens";
 import { guestHeaders } from "../support/auth";
 import { replyText, sendTurn } from "../support/chat";
-import { createTestUser } from "../support/users";
 import {
   acceptHandoff,
   artifactOf,
@@ -527,7 +526,7 @@ describe("reading, listing and deleting", () => {
   });
 
   it("pages newest first by keyset, filters by project, repo and state, and never repeats or skips", async () => {
-    const { headers } = await userWithToken();
+    const { userId, headers } = await userWithToken();
     const keys: string[] = [];
     for (let i = 0; i < 7; i++) {
       const key = `page-${i}`;
@@ -541,7 +540,7 @@ describe("reading, listing and deleting", () => {
     }
     // Give three records the same updated_at: the id breaks the tie.
     await getDb().execute(
-      sql`update handoffs set updated_at = '2030-01-01T00:00:00.000001Z' where handoff_key in ('page-1', 'page-2', 'page-3') and owner_id = (select owner_id from handoffs where handoff_key = 'page-0' and created_by like 'token:%' order by created_at desc limit 1)`,
+      sql`update handoffs set updated_at = '2030-01-01T00:00:00.000001Z' where owner_id = ${userId} and handoff_key in ('page-1', 'page-2', 'page-3')`,
     );
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -627,6 +626,25 @@ describe("reading, listing and deleting", () => {
     const res = await upsert(headers, { key: threadId, artifact: artifactOf() });
     expect([res.status, errorOf(res.body).code]).toEqual([409, "conflict:thread_handoff"]);
     expect(await handoffTables()).toEqual(before);
+  });
+});
+
+describe("account linking", () => {
+  it("moves a guest's handoffs to the account, leaving keys the account already uses", async () => {
+    const guest = await userWithToken();
+    const account = await userWithToken();
+    await upsert(guest.headers, { key: "trip", artifact: artifactOf({ goal: "guest trip" }) });
+    await upsert(guest.headers, { key: "notes", artifact: artifactOf({ goal: "guest notes" }) });
+    await upsert(account.headers, { key: "notes", artifact: artifactOf({ goal: "own notes" }) });
+    const moved = await transferHandoffs({ fromUserId: guest.userId, toUserId: account.userId });
+    expect(moved).toBe(1);
+    expect((await getHandoff(account.headers, "trip")).body).toMatchObject({
+      artifact: { goal: "guest trip" },
+    });
+    expect((await getHandoff(account.headers, "notes")).body).toMatchObject({
+      artifact: { goal: "own notes" },
+    });
+    expect((await getHandoff(guest.headers, "trip")).status).toBe(404);
   });
 });
 
@@ -719,17 +737,10 @@ describe("grooming", () => {
     await upsert(headers, { key: "old-idle", artifact: artifactOf() });
     await upsert(headers, { key: "old-in-use", artifact: artifactOf() });
     await upsert(headers, { key: "fresh", artifact: artifactOf() });
+    // A thread continues from old-in-use: its session needs the brief, so it must stay.
+    expect((await continueHandoff(headers, "old-in-use")).status).toBe(201);
     await getDb().execute(
       sql`update handoffs set updated_at = now() - interval '45 days' where owner_id = ${userId} and handoff_key in ('old-idle', 'old-in-use')`,
-    );
-    // A thread continues from old-in-use: its session needs the brief, so it must stay.
-    await getDb().execute(
-      sql`update handoffs set updated_at = now() - interval '45 days' where owner_id = ${userId} and handoff_key = 'old-in-use'`,
-    );
-    const cont = await continueHandoff(headers, "old-in-use");
-    expect(cont.status).toBe(201);
-    await getDb().execute(
-      sql`update handoffs set updated_at = now() - interval '45 days' where owner_id = ${userId} and handoff_key = 'old-in-use'`,
     );
     await getDb().execute(
       sql`update handoff_receipts set accepted_at = now() - interval '45 days' where handoff_id in (select id from handoffs where owner_id = ${userId})`,
@@ -782,8 +793,6 @@ describe("grooming", () => {
     );
     const res = await groom(headers);
     expect(res.body).toEqual({ deleted: [], kept: [{ key: "old-but-read", reason: "recent" }] });
-    const other = await createTestUser();
-    expect(other).not.toBe(userId);
   });
 });
 

@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { ApiTokens } from "@/components/settings/api-tokens";
+import { GroomHandoffs } from "@/components/settings/groom-handoffs";
+import { currentActor } from "@/lib/auth/server";
+import { handoffTtlDays } from "@/lib/handoff-api/groom";
+import { listTokens } from "@/lib/handoff-api/tokens";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Settings · Baton" };
+
+export default async function SettingsPage() {
+  const actor = await currentActor(await headers());
+  if (!actor) return null; // The layout starts a guest session first.
+  const tokens = await listTokens({ userId: actor.id });
+  return (
+    <div className="h-full overflow-y-auto">
+      <div className="mx-auto w-full max-w-3xl space-y-10 px-6 py-8 pt-14 md:pt-8">
+        <h1 className="text-xl font-semibold tracking-tight">Settings</h1>
+        <section aria-labelledby="api-tokens-heading" className="space-y-3">
+          <h2 id="api-tokens-heading" className="text-lg font-semibold">
+            API tokens
+          </h2>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            Scripts and agents use a token as <code>Authorization: Bearer &lt;token&gt;</code> on
+            the handoff API (<code>/api/handoffs</code>) and the MCP server (<code>/api/mcp</code>).
+            Anyone holding a token acts as you within its scopes.
+          </p>
+          <ApiTokens initialTokens={tokens} canCreate={!actor.isAnonymous} />
+        </section>
+        <section aria-labelledby="groom-heading" className="space-y-3">
+          <h2 id="groom-heading" className="text-lg font-semibold">
+            Handoffs
+          </h2>
+          <GroomHandoffs ttlDays={handoffTtlDays()} />
+        </section>
+      </div>
+    </div>
+  );
+}
