@@ -1,7 +1,11 @@
 import { headers } from "next/headers";
 import { ChatPanel } from "@/components/chat/chat-panel";
+import { ContinueList } from "@/components/handoffs/continue-list";
+import { defaultProfile } from "@/lib/agents/profiles";
+import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
 import { currentActor } from "@/lib/auth/server";
 import { chatPageBasics } from "@/lib/chat/page-props";
+import type { ContextPart } from "@/lib/chat/types";
 
 export const dynamic = "force-dynamic";
 
@@ -10,15 +14,30 @@ export default async function NewChatPage() {
   if (!actor) return null; // The layout starts a guest session first.
   const { models, defaultModel, maxMessageChars } = chatPageBasics();
   const threadId = crypto.randomUUID();
+  // An empty context before the first message, so the meter shows the window it will fill.
+  const profile = defaultProfile();
+  const initialContext: ContextPart = {
+    inputTokens: 0,
+    contextWindow: resolveModelInfo(defaultModel).contextWindow,
+    utilization: 0,
+    threshold: profile.resetThreshold,
+    strategy: resolveStrategy(profile.contextStrategy, defaultModel),
+  };
   return (
-    <ChatPanel
-      key={threadId}
-      threadId={threadId}
-      initialMessages={[]}
-      models={models}
-      initialModel={defaultModel}
-      maxMessageChars={maxMessageChars}
-      isNew
-    />
+    <>
+      <ContinueList userId={actor.id} />
+      <ChatPanel
+        key={threadId}
+        threadId={threadId}
+        initialMessages={[]}
+        initialSessions={[]}
+        initialContext={initialContext}
+        olderCursor={null}
+        models={models}
+        initialModel={defaultModel}
+        maxMessageChars={maxMessageChars}
+        isNew
+      />
+    </>
   );
 }

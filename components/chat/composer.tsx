@@ -1,6 +1,7 @@
 "use client";
-// The composer: Enter sends, Shift+Enter adds a line; while a reply streams, Stop is offered.
-import { type FormEvent, type KeyboardEvent, useEffect, useRef } from "react";
+// The composer: Enter sends, Shift+Enter adds a line; while a reply streams, Stop is offered;
+// while a context reset blocks input it stays typeable and Send becomes Queue.
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 
 export function Composer({
   value,
@@ -8,18 +9,24 @@ export function Composer({
   onSubmit,
   onStop,
   busy,
+  queueing = false,
   editing,
   onCancelEdit,
   maxLength,
+  footer,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSubmit: () => void;
   onStop: () => void;
   busy: boolean;
+  /** A reset is running: what is sent now is queued and answered in the new session. */
+  queueing?: boolean;
   editing: boolean;
   onCancelEdit: () => void;
   maxLength: number;
+  /** Shown under the input (the context meter). */
+  footer?: ReactNode;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -28,7 +35,7 @@ export function Composer({
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (busy || value.trim().length === 0) return;
+    if ((busy && !queueing) || value.trim().length === 0 || value.length > maxLength) return;
     onSubmit();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -62,7 +69,16 @@ export function Composer({
           // biome-ignore lint/a11y/noAutofocus: the composer is the page's primary control.
           autoFocus
         />
-        {busy ? (
+        {queueing ? (
+          <button
+            type="submit"
+            disabled={value.trim().length === 0 || tooLong}
+            title="The context is being reset: this message will be answered in the new session."
+            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:opacity-40"
+          >
+            Queue
+          </button>
+        ) : busy ? (
           <button
             type="button"
             onClick={onStop}
@@ -80,6 +96,7 @@ export function Composer({
           </button>
         )}
       </div>
+      {footer ? <div className="mt-2">{footer}</div> : null}
       {tooLong ? (
         <p role="alert" className="mt-1 text-xs text-red-600">
           Messages are limited to {maxLength.toLocaleString()} characters (

@@ -1,92 +1,326 @@
 "use client";
-// The scrolling list of messages; it follows new text while a reply streams unless the reader
-// has scrolled up, in which case a "Jump to latest" button appears.
-import { useEffect, useRef, useState } from "react";
+// The thread as one virtualized list (SPEC §8): messages, session dividers, compaction markers
+// and placeholders for pages not loaded yet, with the session navigator above it. It follows a
+// streaming reply while the reader is at the bottom, keeps the view still when rows load above,
+// and asks for the pages the reader scrolls toward.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import {
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { SessionDivider } from "@/components/session/session-divider";
+import { SessionNavigator } from "@/components/session/session-navigator";
+import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
 import type { ChatMessage } from "@/lib/chat/types";
 import { type MessageActions, MessageView } from "./message-view";
 
+/** Height a placeholder gives each message it stands for; also the estimate for a message row. */
+export const MESSAGE_ROW_ESTIMATE = 96;
+const DIVIDER_ESTIMATE = 150;
+const LIVE_DIVIDER_ESTIMATE = 72;
+const COMPACTION_ESTIMATE = 44;
+/** How far from the bottom (px) still counts as "at the latest message". */
+const AT_END_PX = 48;
+const JUMP_SETTLE_MS = 1000;
+
+function estimateOf(item: ListItem | undefined): number {
+  switch (item?.kind) {
+    case "placeholder":
+      return item.count * MESSAGE_ROW_ESTIMATE;
+    case "session_divider":
+      return item.live ? LIVE_DIVIDER_ESTIMATE : DIVIDER_ESTIMATE;
+    case "compaction":
+      return COMPACTION_ESTIMATE;
+    default:
+      return MESSAGE_ROW_ESTIMATE;
+  }
+}
+
+const NO_ACTIONS: MessageActions = {};
+const NO_IDS: ReadonlySet<string> = new Set();
+
+function CompactionMarker({ before, after }: { before: number; after: number }) {
+  return (
+    <div className="flex items-center gap-3 px-4 py-2" data-testid="compaction-marker">
+      <div aria-hidden="true" className="h-px flex-1 border-t border-dashed border-zinc-300" />
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        Earlier messages compacted · {before.toLocaleString()} → {after.toLocaleString()} tokens
+      </p>
+      <div aria-hidden="true" className="h-px flex-1 border-t border-dashed border-zinc-300" />
+    </div>
+  );
+}
+
+function Placeholder({ item }: { item: PlaceholderItem }) {
+  return (
+    <div
+      aria-hidden="true"
+      data-testid="message-placeholder"
+      className="px-4"
+      style={{ height: item.count * MESSAGE_ROW_ESTIMATE }}
+    >
+      <div
+        className="h-full rounded-lg opacity-60"
+        style={{
+          // Skeleton rows drawn by the background: one element however many messages it holds.
+          backgroundImage: `repeating-linear-gradient(to bottom, transparent 0 16px, rgb(161 161 170 / 0.18) 16px 52px, transparent 52px ${MESSAGE_ROW_ESTIMATE}px)`,
+        }}
+      />
+    </div>
+  );
+}
+
+export interface MessageListProps {
+  items: ListItem[];
+  sessionStartIndex: Record<number, number>;
+  /** The assistant message being streamed, if any. */
+  streamingId?: string | null;
+  busy?: boolean;
+  stoppedIds?: ReadonlySet<string>;
+  failedId?: string | null;
+  actionsFor?: (message: ChatMessage) => MessageActions;
+  /** Offered on a live reset placeholder; omitted on a read-only thread. */
+  onCancelReset?: (fromSession: number) => void;
+  cancellingReset?: boolean;
+  /** Placeholders near the viewport, nearest first: load their pages. */
+  onPlaceholdersNear?: (placeholders: PlaceholderItem[]) => void;
+  emptyState?: ReactNode;
+}
+
 export function MessageList({
-  messages,
-  streamingId,
-  busy,
-  stoppedIds,
-  failedId,
+  items,
+  sessionStartIndex,
+  streamingId = null,
+  busy = false,
+  stoppedIds = NO_IDS,
+  failedId = null,
   actionsFor,
-}: {
-  messages: ChatMessage[];
-  streamingId: string | null;
-  busy: boolean;
-  stoppedIds: ReadonlySet<string>;
-  failedId: string | null;
-  actionsFor: (message: ChatMessage) => MessageActions;
-}) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const [pinned, setPinned] = useState(true);
-  const pinnedRef = useRef(true);
+  onCancelReset,
+  cancellingReset = false,
+  onPlaceholdersNear,
+  emptyState,
+}: MessageListProps) {
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
 
-  const lastText = messages.at(-1)?.parts.length ?? 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when content grows.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinnedRef.current) el.scrollTop = el.scrollHeight;
-  }, [messages, lastText]);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: (index) => estimateOf(itemsRef.current[index]),
+    getItemKey: (index) => itemsRef.current[index]?.key ?? index,
+    overscan: 4,
+    paddingStart: 16,
+    paddingEnd: 16,
+    // A chat list: rows added or loaded above keep the view where it is, rows appended while
+    // the reader is at the bottom (and a reply growing there) are followed.
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: 4,
+  });
 
-  const onScroll = () => {
-    const el = scroller.current;
+  const sessionNumbers = useMemo(
+    () =>
+      Object.keys(sessionStartIndex)
+        .map(Number)
+        .sort((a, b) => a - b),
+    [sessionStartIndex],
+  );
+  const lastSession = sessionNumbers.at(-1) ?? 1;
+  const [current, setCurrent] = useState(lastSession);
+  const [atEnd, setAtEnd] = useState(true);
+
+  // After a jump the chosen session stays current while the scroll it started settles (a short
+  // session's next divider may sit in the upper part of the view).
+  const jumpedAt = useRef(0);
+
+  // Whether the view keeps to the newest row. The virtualizer follows rows appended at the end
+  // and a reply growing there, but not rows inserted above the end (a session divider, a
+  // queued message) or the view shrinking (the navigator appearing): those are handled here.
+  // It lets go when the reader scrolls up, and holds again once they are back at the bottom.
+  const stick = useRef(true);
+  const lastTop = useRef(0);
+
+  const readPosition = useCallback(() => {
+    const el = scrollerRef.current;
     if (!el) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-    pinnedRef.current = atBottom;
-    setPinned(atBottom);
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (distance < AT_END_PX) stick.current = true;
+    else if (el.scrollTop < lastTop.current) stick.current = false;
+    lastTop.current = el.scrollTop;
+    setAtEnd(distance < AT_END_PX);
+    const list = itemsRef.current;
+    if (list.length === 0 || performance.now() - jumpedAt.current < JUMP_SETTLE_MS) return;
+    if (distance < AT_END_PX) {
+      // The newest session, not a reset still running below it.
+      const last = list.findLast((item) => item.kind !== "session_divider" || !item.live);
+      setCurrent(last?.sessionNumber ?? 1);
+      return;
+    }
+    // The session of the row a third of the way down the view, where a reader's eye rests.
+    const row = virtualizer.getVirtualItemForOffset(el.scrollTop + el.clientHeight / 3);
+    const item = row ? list[row.index] : undefined;
+    if (item) setCurrent(item.sessionNumber);
+  }, [virtualizer]);
+
+  const frame = useRef<number | null>(null);
+  const onScroll = useCallback(() => {
+    if (frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      readPosition();
+    });
+  }, [readPosition]);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+
+  // Open at the newest message, and keep to it while the reader is there.
+  const totalSize = virtualizer.getTotalSize();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when rows or their sizes change.
+  useLayoutEffect(() => {
+    const el = scrollerRef.current;
+    if (!el || items.length === 0 || !stick.current) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight > 1) virtualizer.scrollToEnd();
+  }, [items, totalSize, virtualizer]);
+
+  useEffect(() => {
+    const el = scrollerRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current && itemsRef.current.length > 0) virtualizer.scrollToEnd();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [virtualizer]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-read whenever the rows change.
+  useEffect(() => {
+    readPosition();
+  }, [items, readPosition]);
+
+  const virtualItems = virtualizer.getVirtualItems();
+
+  useEffect(() => {
+    if (!onPlaceholdersNear) return;
+    const el = scrollerRef.current;
+    if (!el) return;
+    const top = el.scrollTop;
+    const height = el.clientHeight;
+    const center = top + height / 2;
+    const near: { item: PlaceholderItem; distance: number }[] = [];
+    for (const v of virtualItems) {
+      const item = items[v.index];
+      if (item?.kind !== "placeholder") continue;
+      // Load a screen ahead in either direction so rows are ready before they scroll in.
+      if (v.end < top - height || v.start > top + 2 * height) continue;
+      const distance = v.end < center ? center - v.end : v.start > center ? v.start - center : 0;
+      near.push({ item, distance });
+    }
+    if (near.length === 0) return;
+    near.sort((a, b) => a.distance - b.distance);
+    onPlaceholdersNear(near.map((n) => n.item));
+  }, [virtualItems, items, onPlaceholdersNear]);
+
+  const jump = useCallback(
+    (sessionNumber: number) => {
+      const index = sessionStartIndex[sessionNumber];
+      if (index === undefined) return;
+      jumpedAt.current = performance.now();
+      stick.current = false;
+      virtualizer.scrollToIndex(index, { align: "start" });
+      setCurrent(sessionNumber);
+    },
+    [sessionStartIndex, virtualizer],
+  );
+
+  // Only the last row of a streaming message (after a split, its new session's half) animates.
+  const streamingIndex = useMemo(() => {
+    if (!streamingId) return -1;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item?.kind === "message" && item.message.id === streamingId) return i;
+    }
+    return -1;
+  }, [items, streamingId]);
+
+  const renderItem = (item: ListItem, index: number): ReactNode => {
+    switch (item.kind) {
+      case "message":
+        return (
+          <MessageView
+            message={item.message}
+            streaming={index === streamingIndex}
+            stopped={stoppedIds.has(item.message.id)}
+            failed={item.message.id === failedId}
+            actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
+          />
+        );
+      case "session_divider":
+        return (
+          <SessionDivider item={item} onCancelReset={onCancelReset} cancelling={cancellingReset} />
+        );
+      case "compaction":
+        return <CompactionMarker before={item.tokensBefore} after={item.tokensAfter} />;
+      case "placeholder":
+        return <Placeholder item={item} />;
+    }
   };
 
-  if (messages.length === 0) {
-    return (
-      <div className="flex flex-1 flex-col items-center justify-center gap-2 p-8 text-center text-zinc-500">
-        <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
-          What are we working on?
-        </h1>
-        <p className="max-w-md text-sm">
-          Long conversations never hit the context wall here: when the context fills up, Baton
-          writes a handoff and continues in a fresh session.
-        </p>
-      </div>
-    );
-  }
   return (
-    <div className="relative min-h-0 flex-1">
-      <div
-        ref={scroller}
-        onScroll={onScroll}
-        className="h-full overflow-y-auto"
-        data-testid="message-scroller"
-        aria-live="polite"
-        aria-busy={busy}
-      >
-        <div className="mx-auto max-w-3xl py-4">
-          {messages.map((m) => (
-            <MessageView
-              key={m.id}
-              message={m}
-              streaming={m.id === streamingId}
-              stopped={stoppedIds.has(m.id)}
-              failed={m.id === failedId}
-              actions={actionsFor(m)}
-            />
-          ))}
-        </div>
-      </div>
-      {!pinned ? (
-        <button
-          type="button"
-          className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-zinc-800 px-3 py-1 text-sm text-white shadow"
-          onClick={() => {
-            const el = scroller.current;
-            if (el) el.scrollTop = el.scrollHeight;
-          }}
+    <div className="flex min-h-0 flex-1 flex-col">
+      <SessionNavigator sessions={sessionNumbers} current={current} onJump={jump} />
+      <div className="relative min-h-0 flex-1">
+        <section
+          ref={scrollerRef}
+          onScroll={onScroll}
+          aria-label="Messages"
+          aria-busy={busy}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
+          tabIndex={0}
+          className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+          data-testid="message-scroller"
         >
-          Jump to latest
-        </button>
-      ) : null}
+          {items.length === 0 ? emptyState : null}
+          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualItems.map((v) => {
+              const item = items[v.index];
+              if (!item) return null;
+              return (
+                <div
+                  key={item.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full"
+                  style={{ transform: `translateY(${v.start}px)` }}
+                >
+                  <div className="mx-auto max-w-3xl">{renderItem(item, v.index)}</div>
+                </div>
+              );
+            })}
+          </div>
+        </section>
+        {!atEnd && items.length > 0 ? (
+          <button
+            type="button"
+            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-zinc-800 px-3 py-1 text-sm text-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-zinc-200 dark:text-zinc-900"
+            onClick={() => {
+              stick.current = true;
+              virtualizer.scrollToEnd();
+            }}
+          >
+            Jump to latest
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }

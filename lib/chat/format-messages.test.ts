@@ -8,7 +8,7 @@ import type {
   SessionSummary,
 } from "@/lib/chat/types";
 import { emptyArtifact } from "@/lib/handoff/artifact";
-import { formatMessages, type ListItem } from "./format-messages";
+import { formatMessages, type ListItem, mergeSeqRanges, messageGaps } from "./format-messages";
 
 type Part = ChatMessage["parts"][number];
 
@@ -106,6 +106,7 @@ const compactionPart = (tokensBefore: number, tokensAfter: number): Part => ({
 function textOf(item: ListItem): string {
   if (item.kind === "compaction") return `${item.tokensBefore}->${item.tokensAfter}`;
   if (item.kind === "session_divider") return item.live ? `live:${item.live.event}` : "";
+  if (item.kind === "placeholder") return `${item.count} unloaded`;
   return item.message.parts
     .map((part) => (part.type === "text" ? part.text : ""))
     .filter(Boolean)
@@ -173,16 +174,51 @@ describe("formatMessages: sessions and dividers", () => {
     }
   });
 
-  it("orders by seq and keeps unsent messages after the stored ones in arrival order", () => {
+  it("orders by seq and keeps unsent messages trailing the stored ones in arrival order", () => {
     const messages = [
-      user("live-b", "b"),
       user("u3", "third", stored(3, 1)),
       user("u1", "first", stored(1, 1)),
-      user("live-a", "a"),
       user("u2", "second", stored(2, 1)),
+      user("live-b", "b"),
+      user("live-a", "a"),
     ];
     const { items } = formatMessages(messages, sessionsUpTo(1));
     expect(items.map((item) => item.key)).toEqual(["u1", "u2", "u3", "live-b", "live-a"]);
+  });
+
+  it("keeps a message without a seq right before the stored reply that followed it", () => {
+    // The stream gives an answer its seq but never the user message it answers.
+    const messages = [
+      user("u1", "first", stored(1, 1)),
+      assistant("a1", "first reply", stored(2, 1)),
+      user("live-u", "second"),
+      assistant("a2", "second reply", stored(4, 2)),
+      user("live-v", "third"),
+    ];
+    const { items } = formatMessages(messages, sessionsUpTo(2));
+    expect(rows(items)).toEqual([
+      ["message", 1, "first"],
+      ["message", 1, "first reply"],
+      ["session_divider", 2, ""],
+      ["message", 2, "second"],
+      ["message", 2, "second reply"],
+      ["message", 2, "third"],
+    ]);
+  });
+
+  it("puts an unsent message in its reply's session, not a session started after it", () => {
+    // Sessions were refetched after a manual reset; the turn before it has no user seq yet.
+    const messages = [
+      user("u1", "before", stored(1, 1)),
+      user("live-u", "asked in session 1"),
+      assistant("a1", "answered in session 1", stored(3, 1)),
+    ];
+    expect(rows(formatMessages(messages, sessionsUpTo(2)).items)).toEqual([
+      ["message", 1, "before"],
+      ["message", 1, "asked in session 1"],
+      ["message", 1, "answered in session 1"],
+      ["session_divider", 2, ""],
+    ]);
   });
 
   it("shows an empty session's divider last and puts what is typed next below it", () => {
@@ -602,6 +638,236 @@ describe("formatMessages: live and reloaded threads look the same", () => {
       assistant("aq1", [text("no door yet")], stored(6, 2)),
     ];
     expect(rows(formatMessages(storedWhole, sessionsUpTo(2)).items)).toEqual(expected);
+  });
+});
+
+describe("formatMessages: the real stream's shapes", () => {
+  it("renders a live threshold reset with a queued message as its reload does", () => {
+    // What the browser holds: the stream gives each answer its seq and session (message
+    // metadata) but never the user messages'; the queued message came by its own request.
+    const history = [user("u0", "hello", stored(1, 1)), assistant("a0", "hi", stored(2, 1))];
+    const live = [
+      ...history,
+      user("u1", "trigger"),
+      assistant(
+        "a1",
+        [
+          sessionPart(1),
+          resetComplete(1, ["u1", "q1"]),
+          sessionPart(2),
+          { type: "step-start" },
+          text("answer one"),
+        ],
+        { seq: 5, sessionId: sid(2), status: "complete" },
+      ),
+      user("q1", "queued"),
+      assistant("aq1", [{ type: "data-queued", data: { messageId: "q1" } }, text("answer two")], {
+        seq: 6,
+        sessionId: sid(2),
+        status: "complete",
+      }),
+    ];
+    const reload = [
+      ...history,
+      user("u1", "trigger", stored(3, 2)),
+      user("q1", "queued", stored(4, 2)),
+      { ...(live[3] as ChatMessage), metadata: stored(5, 2) },
+      { ...(live[5] as ChatMessage), metadata: stored(6, 2) },
+    ];
+    const expected = [
+      ["message", 1, "hello"],
+      ["message", 1, "hi"],
+      ["session_divider", 2, ""],
+      ["message", 2, "trigger"],
+      ["message", 2, "queued"],
+      ["message", 2, "answer one"],
+      ["message", 2, "answer two"],
+    ];
+    expect(rows(formatMessages(live, sessionsUpTo(1)).items)).toEqual(expected);
+    expect(rows(formatMessages(live, sessionsUpTo(2)).items)).toEqual(expected);
+    expect(rows(formatMessages(reload, sessionsUpTo(2)).items)).toEqual(expected);
+  });
+
+  it("keeps the triggering message in session 1 above the placeholder while the reset runs", () => {
+    const live = [
+      user("u0", "hello", stored(1, 1)),
+      user("u1", "trigger"),
+      assistant("a1", [
+        sessionPart(1),
+        resetPart({ event: "input_blocked", oldSessionId: sid(1), threshold: 0.8 }),
+      ]),
+      user("q1", "queued", { status: "queued" }),
+    ];
+    expect(rows(formatMessages(live, sessionsUpTo(1)).items)).toEqual([
+      ["message", 1, "hello"],
+      ["message", 1, "trigger"],
+      ["message", 1, ""],
+      ["session_divider", 2, "live:input_blocked"],
+      ["message", 1, "queued"],
+    ]);
+  });
+});
+
+describe("formatMessages: placeholders for unloaded pages", () => {
+  /** Eight sessions of ten messages each, seqs 1..80; session n holds seqs 10n-9..10n. */
+  const eight = Array.from({ length: 8 }, (_, i) =>
+    session(i + 1, { firstSeq: i * 10 + 1, messageCount: 10 }),
+  );
+  const storedRange = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, k) => {
+      const seq = from + k;
+      return user(`m${seq}`, `#${seq}`, stored(seq, Math.ceil(seq / 10)));
+    });
+
+  it("finds one gap per session above the newest page, with exact counts", () => {
+    const messages = storedRange(66, 80);
+    const gaps = messageGaps({ sessions: eight, messages, covered: [{ from: 66, to: Infinity }] });
+    expect(gaps.map((g) => [g.sessionNumber, g.fromSeq, g.toSeq, g.count, g.loadedBelow])).toEqual([
+      [1, 1, 10, 10, false],
+      [2, 11, 20, 10, false],
+      [3, 21, 30, 10, false],
+      [4, 31, 40, 10, false],
+      [5, 41, 50, 10, false],
+      [6, 51, 60, 10, false],
+      [7, 61, 65, 5, true],
+    ]);
+  });
+
+  it("finds the unloaded head of the last session above the newest page", () => {
+    const messages = storedRange(76, 80);
+    const gaps = messageGaps({ sessions: eight, messages, covered: [{ from: 76, to: Infinity }] });
+    expect(gaps.at(-1)).toEqual({
+      sessionNumber: 8,
+      fromSeq: 71,
+      toSeq: 75,
+      count: 5,
+      loadedBelow: true,
+    });
+    expect(gaps.every((g) => Number.isFinite(g.count) && Number.isFinite(g.fromSeq))).toBe(true);
+    const { items, sessionStartIndex } = formatMessages(messages, eight, { gaps });
+    const eighth = sessionStartIndex[8] ?? -1;
+    expect(rows(items).slice(eighth, eighth + 3)).toEqual([
+      ["session_divider", 8, ""],
+      ["placeholder", 8, "5 unloaded"],
+      ["message", 8, "#76"],
+    ]);
+  });
+
+  it("holds the whole thread's extent: dividers for every session, placeholders in between", () => {
+    const messages = storedRange(66, 80);
+    const gaps = messageGaps({ sessions: eight, messages, covered: [{ from: 66, to: Infinity }] });
+    const { items, sessionStartIndex } = formatMessages(messages, eight, { gaps, chunkSize: 4 });
+    const placeholders = items.filter((item) => item.kind === "placeholder");
+    expect(placeholders.reduce((sum, p) => sum + (p.kind === "placeholder" ? p.count : 0), 0)).toBe(
+      65,
+    );
+    // Session 1: chunks of 4, 4, 2 at the top; the divider of session 2 right after.
+    expect(rows(items).slice(0, 4)).toEqual([
+      ["placeholder", 1, "4 unloaded"],
+      ["placeholder", 1, "4 unloaded"],
+      ["placeholder", 1, "2 unloaded"],
+      ["session_divider", 2, ""],
+    ]);
+    // Session 7: its unloaded head above its loaded tail.
+    const seven = sessionStartIndex[7] ?? -1;
+    expect(rows(items).slice(seven, seven + 4)).toEqual([
+      ["session_divider", 7, ""],
+      ["placeholder", 7, "4 unloaded"],
+      ["placeholder", 7, "1 unloaded"],
+      ["message", 7, "#66"],
+    ]);
+    const last = items[seven + 2];
+    expect(last?.kind === "placeholder" && [last.fromSeq, last.toSeq, last.loadedBelow]).toEqual([
+      65,
+      65,
+      true,
+    ]);
+    for (const [number, index] of Object.entries(sessionStartIndex)) {
+      if (Number(number) >= 2) expect(items[index]?.kind).toBe("session_divider");
+    }
+    expect(new Set(items.map((item) => item.key)).size).toBe(items.length);
+  });
+
+  it("keeps the keys of the rows still unloaded when a page loads from below", () => {
+    const before = messageGaps({
+      sessions: eight,
+      messages: storedRange(66, 80),
+      covered: [{ from: 66, to: Infinity }],
+    });
+    const after = messageGaps({
+      sessions: eight,
+      messages: storedRange(63, 80),
+      covered: [{ from: 63, to: Infinity }],
+    });
+    const keys = (gaps: typeof before, messages: ChatMessage[]) =>
+      formatMessages(messages, eight, { gaps, chunkSize: 4 })
+        .items.filter((item) => item.kind === "placeholder" && item.sessionNumber === 7)
+        .map((item) => item.key);
+    expect(keys(before, storedRange(66, 80))).toEqual(["gap:7:61:0", "gap:7:61:1"]);
+    expect(keys(after, storedRange(63, 80))).toEqual(["gap:7:61:0"]);
+  });
+
+  it("places a page loaded at a session's start, leaving the rest of it unloaded below", () => {
+    const messages = [...storedRange(41, 45), ...storedRange(76, 80)];
+    const covered = [
+      { from: 41, to: 45 },
+      { from: 76, to: Infinity },
+    ];
+    const gaps = messageGaps({ sessions: eight, messages, covered });
+    const five = gaps.filter((g) => g.sessionNumber === 5);
+    expect(five.map((g) => [g.fromSeq, g.toSeq, g.count, g.loadedBelow])).toEqual([
+      [46, 50, 5, false],
+    ]);
+    const { items, sessionStartIndex } = formatMessages(messages, eight, { gaps });
+    const start = sessionStartIndex[5] ?? -1;
+    expect(rows(items).slice(start, start + 8)).toEqual([
+      ["session_divider", 5, ""],
+      ["message", 5, "#41"],
+      ["message", 5, "#42"],
+      ["message", 5, "#43"],
+      ["message", 5, "#44"],
+      ["message", 5, "#45"],
+      ["placeholder", 5, "5 unloaded"],
+      ["session_divider", 6, ""],
+    ]);
+  });
+
+  it("spreads a session's unloaded count over its holes and never exceeds a hole's seqs", () => {
+    const messages = [...storedRange(45, 46), ...storedRange(51, 80)];
+    const gaps = messageGaps({
+      sessions: eight,
+      messages,
+      covered: [
+        { from: 45, to: 46 },
+        { from: 51, to: Infinity },
+      ],
+    });
+    const five = gaps.filter((g) => g.sessionNumber === 5);
+    expect(five.map((g) => [g.fromSeq, g.toSeq, g.count, g.loadedBelow])).toEqual([
+      [41, 44, 4, true],
+      [47, 50, 4, true],
+    ]);
+  });
+
+  it("merges seq ranges", () => {
+    expect(
+      mergeSeqRanges([
+        { from: 10, to: 20 },
+        { from: 1, to: 4 },
+        { from: 5, to: 8 },
+        { from: 15, to: Infinity },
+      ]),
+    ).toEqual([
+      { from: 1, to: 8 },
+      { from: 10, to: Infinity },
+    ]);
+  });
+
+  it("has no placeholders when everything is loaded", () => {
+    const messages = storedRange(1, 80);
+    expect(
+      messageGaps({ sessions: eight, messages, covered: [{ from: 1, to: Infinity }] }),
+    ).toEqual([]);
   });
 });
 

@@ -46,7 +46,25 @@ export interface CompactionItem {
   sessionNumber: number;
 }
 
-export type ListItem = MessageItem | SessionDividerItem | CompactionItem;
+/**
+ * Messages of the thread that are not loaded yet, standing in for up to `chunkSize` of them so
+ * the list holds the whole thread's extent. Its seq bounds say which page to fetch.
+ */
+export interface PlaceholderItem {
+  kind: "placeholder";
+  /** `gap:<fromSeq>`: stable while the range it stands for is unloaded. */
+  key: string;
+  sessionNumber: number;
+  /** How many messages this row stands for (an estimate when a session has several gaps). */
+  count: number;
+  /** Estimated seq bounds of those messages (inclusive). */
+  fromSeq: number;
+  toSeq: number;
+  /** True when the message right below this row is loaded: fetch upward with `beforeSeq`. */
+  loadedBelow: boolean;
+}
+
+export type ListItem = MessageItem | SessionDividerItem | CompactionItem | PlaceholderItem;
 
 export interface FormattedMessages {
   items: ListItem[];
@@ -57,12 +75,28 @@ export interface FormattedMessages {
   sessionStartIndex: Record<number, number>;
 }
 
+/** Unloaded messages of one session in one seq range (see `messageGaps`). */
+export interface MessageGap {
+  sessionNumber: number;
+  /** Inclusive seq bounds of the unloaded range. */
+  fromSeq: number;
+  toSeq: number;
+  count: number;
+  /** Whether the message right after the range is loaded. */
+  loadedBelow: boolean;
+}
+
 export interface FormatMessagesOptions {
-  /**
-   * Total messages in the thread, for placeholder rows of unloaded pages. Not used yet: the list
-   * is built from the loaded messages only.
-   */
-  totalCount?: number;
+  /** Unloaded ranges to stand in for with placeholder rows, so the list spans the thread. */
+  gaps?: MessageGap[];
+  /** Messages one placeholder row stands for at most. */
+  chunkSize?: number;
+}
+
+/** An inclusive range of seqs whose messages are all loaded (`to` may be Infinity). */
+export interface SeqRange {
+  from: number;
+  to: number;
 }
 
 type Part = ChatMessage["parts"][number];
@@ -131,15 +165,26 @@ function synthesizeSession(
   };
 }
 
+interface OrderedMessages {
+  messages: ChatMessage[];
+  /** A message without a seq → the stored message that followed it in the input (its reply). */
+  anchors: Map<string, ChatMessage>;
+  /** Where the trailing run of messages without a seq (the live tail) begins. */
+  liveTailStart: number;
+}
+
 /**
- * Seq'd messages in seq order, then messages without a seq (optimistic and streaming ones) in
- * arrival order. The thread API already returns seq order, so sorting is skipped unless needed.
- * A repeated id keeps its first occurrence: keys must stay unique.
+ * Messages in seq order. A message without a seq (optimistic, or a user message whose seq the
+ * stream never reports) keeps its place: right before the message with a seq that followed it
+ * in the input — usually the reply that answered it — or, at the end of the input, in arrival
+ * order. The thread API already returns seq order, so sorting is skipped unless needed. A
+ * repeated id keeps its first occurrence: keys must stay unique.
  */
-function orderMessages(messages: ChatMessage[]): ChatMessage[] {
+function orderMessages(messages: ChatMessage[]): OrderedMessages {
   const seen = new Set<string>();
-  const withSeq: ChatMessage[] = [];
-  const withoutSeq: ChatMessage[] = [];
+  const groups: { seq: number; message: ChatMessage; before: ChatMessage[] | null }[] = [];
+  const anchors = new Map<string, ChatMessage>();
+  let pending: ChatMessage[] = [];
   let inOrder = true;
   let lastSeq = Number.NEGATIVE_INFINITY;
   for (const message of messages) {
@@ -147,16 +192,24 @@ function orderMessages(messages: ChatMessage[]): ChatMessage[] {
     seen.add(message.id);
     const seq = message.metadata?.seq;
     if (seq === undefined) {
-      withoutSeq.push(message);
+      pending.push(message);
       continue;
     }
     if (seq < lastSeq) inOrder = false;
     lastSeq = seq;
-    withSeq.push(message);
+    for (const waiting of pending) anchors.set(waiting.id, message);
+    groups.push({ seq, message, before: pending.length > 0 ? pending : null });
+    if (pending.length > 0) pending = [];
   }
-  if (!inOrder) withSeq.sort((a, b) => (a.metadata?.seq ?? 0) - (b.metadata?.seq ?? 0));
-  for (const message of withoutSeq) withSeq.push(message);
-  return withSeq;
+  if (!inOrder) groups.sort((a, b) => a.seq - b.seq);
+  const ordered: ChatMessage[] = [];
+  for (const group of groups) {
+    if (group.before) for (const message of group.before) ordered.push(message);
+    ordered.push(group.message);
+  }
+  const liveTailStart = ordered.length;
+  for (const message of pending) ordered.push(message);
+  return { messages: ordered, anchors, liveTailStart };
 }
 
 interface ResetScan {
@@ -266,8 +319,9 @@ function hasContent(parts: Part[], from: number, to: number): boolean {
 }
 
 /**
- * Builds the message list. Each message belongs to its `metadata.sessionId`; one without (live)
- * belongs to the latest session started at its point in the list. A live assistant message that
+ * Builds the message list. Each message belongs to its `metadata.sessionId`; one without belongs
+ * to the session of the stored message it was sent before (its reply), else (live) to the latest
+ * session started at its point in the list. A live assistant message that
  * carries a committed reset is split there, so its rows match what the server stores: the reply
  * so far in session N, the divider, the moved user messages, then the rest in session N+1.
  * Sessions are laid out in number order, each behind a divider from session 2 on, including
@@ -276,9 +330,9 @@ function hasContent(parts: Part[], from: number, to: number): boolean {
 export function formatMessages(
   messages: ChatMessage[],
   sessions: SessionSummary[],
-  _options: FormatMessagesOptions = {},
+  options: FormatMessagesOptions = {},
 ): FormattedMessages {
-  const ordered = orderMessages(messages);
+  const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
   const { registry, movedTo, startedInList } = scanResets(ordered, sessions);
 
   const bySession = new Map<number, SessionRows>();
@@ -304,13 +358,18 @@ export function formatMessages(
   let inLiveTail = false;
   const placeholders = new Set<number>();
 
-  for (const message of ordered) {
-    if (!inLiveTail && message.metadata?.seq === undefined) {
+  for (const [index, message] of ordered.entries()) {
+    if (!inLiveTail && index >= liveTailStart) {
       inLiveTail = true;
       current = Math.max(current, startedBeforeLiveTail);
     }
     const moved = movedTo.get(message.id);
-    const first = moved ?? ownSession(message, registry) ?? current;
+    const anchor = anchors.get(message.id);
+    const first =
+      moved ??
+      ownSession(message, registry) ??
+      (anchor ? ownSession(anchor, registry) : undefined) ??
+      current;
 
     const parts = message.parts;
     let needsWalk = false;
@@ -392,12 +451,24 @@ export function formatMessages(
     }
   }
 
+  const gapsBySession = new Map<number, MessageGap[]>();
+  for (const gap of options.gaps ?? []) {
+    if (gap.count <= 0) continue;
+    rowsOf(gap.sessionNumber);
+    const list = gapsBySession.get(gap.sessionNumber);
+    if (list) list.push(gap);
+    else gapsBySession.set(gap.sessionNumber, [gap]);
+  }
+  const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
+
   const items: ListItem[] = [];
   const sessionStartIndex: Record<number, number> = {};
   const numbers = [...bySession.keys()].sort((a, b) => a - b);
   for (const number of numbers) {
     const rows = bySession.get(number);
     if (!rows) continue;
+    const gaps = gapsBySession.get(number);
+    if (gaps) rows.rows = withPlaceholders(rows.rows, gaps, chunkSize);
     if (number >= 2) {
       sessionStartIndex[number] = items.length;
       items.push({
@@ -412,4 +483,167 @@ export function formatMessages(
   }
   if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
   return { items, sessionStartIndex };
+}
+
+const DEFAULT_CHUNK_SIZE = 100;
+
+/** The seq a row sorts by: its message's, or for a compaction marker the message it precedes. */
+function rowSeqs(rows: ListItem[]): number[] {
+  const seqs = new Array<number>(rows.length);
+  let next = Number.POSITIVE_INFINITY;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i];
+    if (row?.kind === "message") next = row.message.metadata?.seq ?? next;
+    seqs[i] = next;
+  }
+  return seqs;
+}
+
+/** A session's rows with placeholder rows for its unloaded ranges, each at its seq position. */
+function withPlaceholders(rows: ListItem[], gaps: MessageGap[], chunkSize: number): ListItem[] {
+  const sorted = [...gaps].sort((a, b) => a.fromSeq - b.fromSeq);
+  const seqs = rowSeqs(rows);
+  const out: ListItem[] = [];
+  let g = 0;
+  for (const [i, row] of rows.entries()) {
+    const seq = seqs[i] ?? Number.POSITIVE_INFINITY;
+    while (g < sorted.length && (sorted[g]?.toSeq ?? 0) < seq) {
+      for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
+      g++;
+    }
+    out.push(row);
+  }
+  for (; g < sorted.length; g++) {
+    for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
+  }
+  return out;
+}
+
+/**
+ * One gap as rows of at most `chunkSize` messages; the last row takes the remainder, since
+ * pages load from the loaded rows below upward. Keys count from the top, so loading from below
+ * keeps the keys of the rows still unloaded.
+ */
+function placeholderChunks(gap: MessageGap, chunkSize: number): PlaceholderItem[] {
+  const n = Math.ceil(gap.count / chunkSize);
+  const span = gap.toSeq - gap.fromSeq + 1;
+  const chunks: PlaceholderItem[] = [];
+  // Seq bounds in proportion to the counts, so a chunk's page is fetched where it stands.
+  const seqAt = (messagesBefore: number) =>
+    gap.fromSeq + Math.floor((messagesBefore * span) / gap.count);
+  for (let j = 0; j < n; j++) {
+    const count = j < n - 1 ? chunkSize : gap.count - chunkSize * (n - 1);
+    const fromSeq = seqAt(j * chunkSize);
+    const toSeq = Math.max(fromSeq, seqAt(j * chunkSize + count) - 1);
+    chunks.push({
+      kind: "placeholder",
+      key: `gap:${gap.sessionNumber}:${gap.fromSeq}:${j}`,
+      sessionNumber: gap.sessionNumber,
+      count,
+      fromSeq,
+      toSeq,
+      loadedBelow: j === n - 1 && gap.loadedBelow,
+    });
+  }
+  return chunks;
+}
+
+/** Sorted, merged copy of `ranges`. */
+export function mergeSeqRanges(ranges: readonly SeqRange[]): SeqRange[] {
+  const sorted = [...ranges].filter((r) => r.to >= r.from).sort((a, b) => a.from - b.from);
+  const merged: SeqRange[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last && range.from <= last.to + 1) last.to = Math.max(last.to, range.to);
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+function isCovered(ranges: readonly SeqRange[], seq: number): boolean {
+  return ranges.some((r) => r.from <= seq && seq <= r.to);
+}
+
+/** The parts of [from, to] that no range covers. `ranges` must be merged and sorted. */
+function uncovered(ranges: readonly SeqRange[], from: number, to: number): SeqRange[] {
+  const holes: SeqRange[] = [];
+  let cursor = from;
+  for (const range of ranges) {
+    if (range.to < cursor) continue;
+    if (range.from > to) break;
+    if (range.from > cursor) holes.push({ from: cursor, to: Math.min(to, range.from - 1) });
+    cursor = range.to + 1;
+    // A range open to the end covers everything after it.
+    if (!Number.isFinite(cursor) || cursor > to) return holes;
+  }
+  if (cursor <= to) holes.push({ from: cursor, to });
+  return holes;
+}
+
+/**
+ * Where the loaded messages leave holes in the thread: per session, the seq ranges no loaded page
+ * covers, with the session's unloaded message count (its `messageCount` minus the loaded messages
+ * stored in it) spread over them by seq span. Exact when a session has one hole, which is the
+ * case unless the reader jumped into its middle. A session's seqs run from its `firstSeq` to the
+ * next session's; the messages a reset moved keep their seq and open the new session.
+ */
+export function messageGaps({
+  sessions,
+  messages,
+  covered,
+}: {
+  sessions: readonly SessionSummary[];
+  messages: readonly ChatMessage[];
+  covered: readonly SeqRange[];
+}): MessageGap[] {
+  const ranges = mergeSeqRanges(covered);
+  const loaded = new Map<string, number>();
+  for (const message of messages) {
+    const id = message.metadata?.sessionId;
+    if (id === undefined || message.metadata?.seq === undefined) continue;
+    loaded.set(id, (loaded.get(id) ?? 0) + 1);
+  }
+  const stored = sessions
+    .filter((s) => s.firstSeq !== null && s.messageCount > 0)
+    .sort((a, b) => (a.firstSeq ?? 0) - (b.firstSeq ?? 0));
+  const gaps: MessageGap[] = [];
+  for (const [i, session] of stored.entries()) {
+    const unloaded = session.messageCount - (loaded.get(session.id) ?? 0);
+    if (unloaded <= 0) continue;
+    const from = session.firstSeq ?? 0;
+    const nextFirst = stored[i + 1]?.firstSeq;
+    // Without a later session the range is open; an unloaded tail that long has no seq bound,
+    // so it is sized by its count.
+    const to = nextFirst != null ? nextFirst - 1 : Number.POSITIVE_INFINITY;
+    const holes = uncovered(ranges, from, to).map((hole) =>
+      Number.isFinite(hole.to) ? hole : { from: hole.from, to: hole.from + unloaded - 1 },
+    );
+    const span = holes.reduce((sum, hole) => sum + hole.to - hole.from + 1, 0);
+    if (span <= 0) continue;
+    let left = Math.min(unloaded, span);
+    for (const [h, hole] of holes.entries()) {
+      const size = hole.to - hole.from + 1;
+      const share =
+        h === holes.length - 1 ? left : Math.min(left, Math.round((unloaded * size) / span));
+      const count = Math.min(share, size);
+      left -= count;
+      if (count <= 0) continue;
+      gaps.push({
+        sessionNumber: session.number,
+        fromSeq: hole.from,
+        toSeq: hole.to,
+        count,
+        loadedBelow: isCovered(ranges, hole.to + 1),
+      });
+    }
+  }
+  return gaps;
+}
+
+/**
+ * Messages in the order the list shows them (see `orderMessages`), for callers that keep a
+ * message array whose last element must be the thread's latest message.
+ */
+export function inThreadOrder(messages: ChatMessage[]): ChatMessage[] {
+  return orderMessages(messages).messages;
 }

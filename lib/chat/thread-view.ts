@@ -2,7 +2,7 @@
 // the newest page of messages and the current context utilization, scoped to the acting user.
 import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoffs";
-import { listThreadMessages } from "@/db/queries/messages";
+import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
@@ -17,6 +17,11 @@ export interface ThreadView {
   messages: ChatMessage[];
   /** Sequence number to pass as `beforeSeq` for the previous page, or null at the start. */
   olderCursor: number | null;
+  /**
+   * For a page read forward (`fromSeq`): the seq to pass as `fromSeq` for the next page, or null
+   * at the end. Always null for the newest page.
+   */
+  newerCursor: number | null;
   /** The current session's utilization, so the context meter is never blank after a reload. */
   context: ContextPart | null;
 }
@@ -35,18 +40,21 @@ export async function loadThreadView({
   userId,
   threadId,
   beforeSeq,
+  fromSeq,
   limit = 100,
 }: {
   userId: string;
   threadId: string;
   beforeSeq?: number;
+  /** Read forward from this seq instead (a page that opens a session); excludes `beforeSeq`. */
+  fromSeq?: number;
   limit?: number;
 }): Promise<ThreadView | null> {
   const thread = await getThread({ userId, threadId });
   if (!thread) return null;
   const [sessions, page, profile] = await Promise.all([
     listSessions({ userId, threadId }),
-    listThreadMessages({ userId, threadId, beforeSeq, limit }),
+    listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
     resolveProfile({ userId, profileId: thread.profile }),
   ]);
   const revisionIds = sessions.flatMap((s) => (s.handoffRevisionId ? [s.handoffRevisionId] : []));
@@ -78,7 +86,26 @@ export async function loadThreadView({
     thread: publicThread(thread),
     sessions: summaries,
     messages: page.messages.map(toChatMessage),
-    olderCursor: page.hasMore ? (page.messages[0]?.seq ?? null) : null,
+    olderCursor: await olderCursorOf({ userId, threadId, fromSeq, page }),
+    newerCursor:
+      fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,
     context,
   };
+}
+
+async function olderCursorOf({
+  userId,
+  threadId,
+  fromSeq,
+  page,
+}: {
+  userId: string;
+  threadId: string;
+  fromSeq?: number;
+  page: { messages: { seq: number }[]; hasMore: boolean };
+}): Promise<number | null> {
+  const first = page.messages[0]?.seq ?? null;
+  if (fromSeq === undefined) return page.hasMore ? first : null;
+  const cursor = first ?? fromSeq;
+  return (await hasMessagesBefore({ userId, threadId, seq: cursor })) ? cursor : null;
 }

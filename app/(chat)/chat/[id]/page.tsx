@@ -22,6 +22,9 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       key={id}
       threadId={id}
       initialMessages={view.messages}
+      initialSessions={view.sessions}
+      initialContext={view.context}
+      olderCursor={view.olderCursor}
       models={models}
       initialModel={model}
       maxMessageChars={maxMessageChars}

@@ -11,10 +11,17 @@ type Context = { params: Promise<{ id: string }> };
 const idSchema = z.uuid();
 const notFound = () => new BatonError("not_found:thread", "Thread not found.");
 
-const pageSchema = z.object({
-  beforeSeq: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+const pageSchema = z
+  .object({
+    beforeSeq: z.coerce.number().int().min(1).optional(),
+    // Reads forward from a seq, e.g. the first page of a session the reader jumped to.
+    fromSeq: z.coerce.number().int().min(1).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .refine((page) => page.beforeSeq === undefined || page.fromSeq === undefined, {
+    message: "Pass beforeSeq or fromSeq, not both.",
+    path: ["fromSeq"],
+  });
 
 const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
 

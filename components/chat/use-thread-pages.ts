@@ -1,0 +1,142 @@
+"use client";
+// The pages of a long thread the reader has loaded beyond the newest one, and which seq ranges
+// are known in full, so the list can stand in for the rest with placeholders and fetch the page
+// a placeholder stands for when it nears the view.
+import { useCallback, useRef, useState } from "react";
+import { toast } from "sonner";
+import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
+import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
+
+/** Messages per page fetched while scrolling (the thread API allows up to 500). */
+export const PAGE_SIZE = 100;
+
+/** What both the thread API and the shared-thread page API answer. */
+export interface ThreadPage {
+  sessions: SessionSummary[];
+  messages: ChatMessage[];
+  olderCursor: number | null;
+  newerCursor: number | null;
+  context?: ContextPart | null;
+}
+
+export interface PageQuery {
+  beforeSeq?: number;
+  fromSeq?: number;
+}
+
+export type FetchPage = (query: PageQuery & { limit: number }) => Promise<ThreadPage>;
+
+/** Fetches a page from `base` (`/api/threads/<id>` or `/share/<token>/messages`). */
+export async function fetchThreadPage(
+  base: string,
+  query: PageQuery & { limit: number },
+): Promise<ThreadPage> {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.beforeSeq !== undefined) params.set("beforeSeq", String(query.beforeSeq));
+  if (query.fromSeq !== undefined) params.set("fromSeq", String(query.fromSeq));
+  const response = await fetch(`${base}?${params}`, { cache: "no-store" });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as {
+      error?: { message?: string };
+    } | null;
+    throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
+  }
+  return (await response.json()) as ThreadPage;
+}
+
+/**
+ * The seq range a page covers completely: everything between its cursor bounds, reaching the
+ * thread's start when it has no older cursor and its end when a page read forward has no newer.
+ */
+export function coverageOf(query: PageQuery, page: ThreadPage): SeqRange {
+  const first = page.messages[0]?.metadata?.seq;
+  const last = page.messages.at(-1)?.metadata?.seq;
+  if (query.fromSeq !== undefined) {
+    return {
+      from: page.olderCursor === null ? 1 : query.fromSeq,
+      to: page.newerCursor === null ? Number.POSITIVE_INFINITY : (last ?? query.fromSeq),
+    };
+  }
+  const to = query.beforeSeq !== undefined ? query.beforeSeq - 1 : Number.POSITIVE_INFINITY;
+  return { from: page.olderCursor === null ? 1 : (first ?? to), to };
+}
+
+/** The page a placeholder stands for: upward from the rows below it, or forward from its start. */
+export function queryFor(placeholder: PlaceholderItem): PageQuery {
+  return placeholder.loadedBelow
+    ? { beforeSeq: placeholder.toSeq + 1 }
+    : { fromSeq: placeholder.fromSeq };
+}
+
+function bySeq(a: ChatMessage, b: ChatMessage): number {
+  return (a.metadata?.seq ?? 0) - (b.metadata?.seq ?? 0);
+}
+
+export function useThreadPages({
+  initial,
+  fetchPage,
+  onSessions,
+}: {
+  /** The newest page, which the caller holds itself. */
+  initial: ThreadPage;
+  fetchPage: FetchPage;
+  onSessions?: (sessions: SessionSummary[]) => void;
+}) {
+  const [loaded, setLoaded] = useState<ChatMessage[]>([]);
+  const [covered, setCovered] = useState<SeqRange[]>(() => [coverageOf({}, initial)]);
+  const inFlight = useRef(false);
+  // Each page is asked for once: a page that does not close its gap (counts that changed under
+  // us) must not be fetched again and again.
+  const asked = useRef(new Set<string>());
+  const warned = useRef(false);
+
+  const addCoverage = useCallback((range: SeqRange) => {
+    setCovered((previous) => mergeSeqRanges([...previous, range]));
+  }, []);
+
+  const loadNear = useCallback(
+    (placeholders: PlaceholderItem[]) => {
+      if (inFlight.current) return;
+      let query: PageQuery | null = null;
+      let key = "";
+      for (const placeholder of placeholders) {
+        const candidate = queryFor(placeholder);
+        key = JSON.stringify(candidate);
+        if (!asked.current.has(key)) {
+          query = candidate;
+          break;
+        }
+      }
+      if (!query) return;
+      asked.current.add(key);
+      inFlight.current = true;
+      const wanted = query;
+      void fetchPage({ ...wanted, limit: PAGE_SIZE })
+        .then((page) => {
+          setLoaded((previous) => {
+            const ids = new Set(previous.map((m) => m.id));
+            const fresh = page.messages.filter((m) => !ids.has(m.id));
+            return fresh.length === 0 ? previous : [...previous, ...fresh].sort(bySeq);
+          });
+          addCoverage(coverageOf(wanted, page));
+          onSessions?.(page.sessions);
+        })
+        .catch((error: unknown) => {
+          if (!warned.current) {
+            warned.current = true;
+            toast.error(
+              `Could not load these messages: ${error instanceof Error ? error.message : "unknown error"}`,
+            );
+          }
+        })
+        .finally(() => {
+          inFlight.current = false;
+          // A new covered array re-renders the list, which re-checks what is near the view.
+          setCovered((previous) => [...previous]);
+        });
+    },
+    [fetchPage, addCoverage, onSessions],
+  );
+
+  return { loaded, covered, loadNear, addCoverage };
+}

@@ -1,0 +1,99 @@
+"use client";
+// The boundary between two sessions: who started the new one and why, with the handoff it
+// started from; while a reset runs, a placeholder that can cancel it.
+import { Button } from "@/components/ui/button";
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { SessionDividerItem } from "@/lib/chat/format-messages";
+import type { SessionTrigger } from "@/lib/chat/types";
+import { HandoffSummary } from "./handoff-summary";
+
+const TRIGGER_LABELS: Record<SessionTrigger, string> = {
+  initial: "new thread",
+  threshold: "context threshold reached",
+  manual: "started manually",
+  agent_handoff: "agent handoff",
+  continuation: "continued from a handoff",
+};
+
+export function triggerLabel(trigger: SessionTrigger): string {
+  return TRIGGER_LABELS[trigger] ?? trigger;
+}
+
+function Rule() {
+  return <div aria-hidden="true" className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />;
+}
+
+export function SessionDivider({
+  item,
+  onCancelReset,
+  cancelling = false,
+}: {
+  item: SessionDividerItem;
+  /** Offered on a live placeholder; absent where nothing may change (a shared thread). */
+  onCancelReset?: (fromSession: number) => void;
+  cancelling?: boolean;
+}) {
+  const { sessionNumber, session, live } = item;
+  if (live) {
+    return (
+      <div
+        className="px-4 py-3"
+        data-testid="reset-placeholder"
+        data-session-number={sessionNumber}
+      >
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-3 rounded-xl border border-dashed border-indigo-300 bg-indigo-50 px-3 py-2 text-sm text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950 dark:text-indigo-100"
+        >
+          <span
+            aria-hidden="true"
+            className="size-3 animate-spin rounded-full border-2 border-indigo-400 border-t-transparent"
+          />
+          <span className="flex-1">
+            Resetting context… writing a handoff so session {sessionNumber} can continue.
+            {live.event === "input_blocked" ? " Messages you send now are queued." : ""}
+          </span>
+          {onCancelReset ? (
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={cancelling}
+              onClick={() => onCancelReset(sessionNumber - 1)}
+            >
+              {cancelling ? "Cancelling…" : "Cancel reset"}
+            </Button>
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="px-4 py-4" data-testid="session-divider" data-session-number={sessionNumber}>
+      <div className="flex items-center gap-3">
+        <Rule />
+        <h2 className="text-sm font-semibold text-zinc-800 dark:text-zinc-200">
+          Session {sessionNumber} started
+          {session.startedAt ? (
+            <span className="font-normal text-zinc-600 dark:text-zinc-400">
+              {" · "}
+              <RelativeTime iso={session.startedAt} />
+            </span>
+          ) : null}
+        </h2>
+        <Rule />
+      </div>
+      <p className="mt-1 text-center text-xs text-zinc-600 dark:text-zinc-400">
+        {[session.model || null, triggerLabel(session.trigger)].filter(Boolean).join(" · ")}
+      </p>
+      <div className="mx-auto mt-2 max-w-2xl">
+        {session.handoff ? (
+          <HandoffSummary handoff={session.handoff} sessionNumber={sessionNumber} />
+        ) : (
+          <p className="text-center text-xs italic text-zinc-600 dark:text-zinc-400">
+            No handoff recorded for this session.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
