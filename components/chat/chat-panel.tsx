@@ -73,13 +73,24 @@ function queuedMessages(entries: QueuedEntry[], settled = false): ChatMessage[] 
   });
 }
 
+function textLength(message: ChatMessage): number {
+  return message.parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
+}
+
 /** Stored copies replace the local ones (they carry seq and session), nothing local is lost. */
 function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): ChatMessage[] {
   const byId = new Map(stored.map((m) => [m.id, m]));
   const seen = new Set<string>();
   const merged = local.map((m) => {
     seen.add(m.id);
-    return byId.get(m.id) ?? m;
+    const copy = byId.get(m.id);
+    if (!copy) return m;
+    // A stopped reply is stored a moment after its stream ends: until then the stored copy is
+    // shorter than what the reader saw, so keep the text on screen and take only the metadata.
+    if (copy.role === "assistant" && textLength(copy) < textLength(m)) {
+      return { ...copy, parts: m.parts };
+    }
+    return copy;
   });
   for (const m of stored) if (!seen.has(m.id)) merged.push(m);
   return inThreadOrder(merged);

@@ -13,6 +13,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { ExpandedHandoffsProvider } from "@/components/session/expanded-handoffs";
 import { SessionDivider } from "@/components/session/session-divider";
 import { SessionNavigator } from "@/components/session/session-navigator";
 import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
@@ -276,51 +277,53 @@ export function MessageList({
   };
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <SessionNavigator sessions={sessionNumbers} current={current} onJump={jump} />
-      <div className="relative min-h-0 flex-1">
-        <section
-          ref={scrollerRef}
-          onScroll={onScroll}
-          aria-label="Messages"
-          aria-busy={busy}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
-          tabIndex={0}
-          className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
-          data-testid="message-scroller"
-        >
-          {items.length === 0 ? emptyState : null}
-          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualItems.map((v) => {
-              const item = items[v.index];
-              if (!item) return null;
-              return (
-                <div
-                  key={item.key}
-                  data-index={v.index}
-                  ref={virtualizer.measureElement}
-                  className="absolute left-0 top-0 w-full"
-                  style={{ transform: `translateY(${v.start}px)` }}
-                >
-                  <div className="mx-auto max-w-3xl">{renderItem(item, v.index)}</div>
-                </div>
-              );
-            })}
-          </div>
-        </section>
-        {!atEnd && items.length > 0 ? (
-          <button
-            type="button"
-            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-zinc-800 px-3 py-1 text-sm text-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-zinc-200 dark:text-zinc-900"
-            onClick={() => {
-              stick.current = true;
-              virtualizer.scrollToEnd();
-            }}
+    <ExpandedHandoffsProvider>
+      <div className="flex min-h-0 flex-1 flex-col">
+        <SessionNavigator sessions={sessionNumbers} current={current} onJump={jump} />
+        <div className="relative min-h-0 flex-1">
+          <section
+            ref={scrollerRef}
+            onScroll={onScroll}
+            aria-label="Messages"
+            aria-busy={busy}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
+            tabIndex={0}
+            className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+            data-testid="message-scroller"
           >
-            Jump to latest
-          </button>
-        ) : null}
+            {items.length === 0 ? emptyState : null}
+            <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualItems.map((v) => {
+                const item = items[v.index];
+                if (!item) return null;
+                return (
+                  <div
+                    key={item.key}
+                    data-index={v.index}
+                    ref={virtualizer.measureElement}
+                    className="absolute left-0 top-0 w-full"
+                    style={{ transform: `translateY(${v.start}px)` }}
+                  >
+                    <div className="mx-auto max-w-3xl">{renderItem(item, v.index)}</div>
+                  </div>
+                );
+              })}
+            </div>
+          </section>
+          {!atEnd && items.length > 0 ? (
+            <button
+              type="button"
+              className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-zinc-800 px-3 py-1 text-sm text-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-zinc-200 dark:text-zinc-900"
+              onClick={() => {
+                stick.current = true;
+                virtualizer.scrollToEnd();
+              }}
+            >
+              Jump to latest
+            </button>
+          ) : null}
+        </div>
       </div>
-    </div>
+    </ExpandedHandoffsProvider>
   );
 }

@@ -7,6 +7,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import type { HandoffView } from "@/lib/chat/types";
+import { useExpandedHandoff } from "./expanded-handoffs";
 
 function Chevron({ open }: { open: boolean }) {
   return (
@@ -102,7 +103,7 @@ export function HandoffSummary({
   handoff: HandoffView;
   sessionNumber: number;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useExpandedHandoff(`${sessionNumber}:${handoff.id}`);
   const a = handoff.artifact;
   const summary = a.state_summary || a.goal || "No summary recorded.";
 
