@@ -12,7 +12,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body>
         {children}
-        <Toaster position="bottom-right" closeButton />
+        <Toaster position="top-right" closeButton />
       </body>
     </html>
   );
