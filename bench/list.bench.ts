@@ -99,8 +99,10 @@ try {
       const domRows = await page.getByTestId("message").count();
 
       // Longest main-thread task while scrolling from the top to the bottom.
-      const longest = await page.evaluate(async () => {
-        const scroller = document.querySelector<HTMLElement>('[data-testid="message-scroller"]');
+      // Passed as source text: tsx would wrap a function's inner helpers in `__name(...)`,
+      // which does not exist in the page.
+      const longest = (await page.evaluate(`(async () => {
+        const scroller = document.querySelector('[data-testid="message-scroller"]');
         if (!scroller) return -1;
         let max = 0;
         const observer = new PerformanceObserver((list) => {
@@ -112,8 +114,7 @@ try {
         for (let i = 0; i < 30; i++) await frame();
         const step = scroller.clientHeight * 2;
         for (let guard = 0; guard < 5000; guard++) {
-          const before = scroller.scrollTop;
-          scroller.scrollTop = before + step;
+          scroller.scrollTop = scroller.scrollTop + step;
           await frame();
           await frame();
           if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) break;
@@ -121,7 +122,7 @@ try {
         for (let i = 0; i < 10; i++) await frame();
         observer.disconnect();
         return max;
-      });
+      })()`)) as number;
       rows.push([
         size.toLocaleString("en"),
         `${visibleMs} ms`,

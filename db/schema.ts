@@ -100,7 +100,7 @@ export const threads = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("threads_user_updated_idx").on(t.userId, t.updatedAt.desc(), t.id)],
+  (t) => [index("threads_user_updated_id_idx").on(t.userId, t.updatedAt, t.id)],
 );
 export type Thread = typeof threads.$inferSelect;
 
@@ -261,11 +261,14 @@ export const handoffs = pgTable(
       t.ownerId,
       t.project,
       t.repo,
-      t.updatedAt.desc(),
+      t.updatedAt,
+      t.id,
     ),
     index("handoffs_thread_idx").on(t.threadId),
-    // The unfiltered list (and the home page's continue list): newest first per owner.
-    index("handoffs_owner_updated_idx").on(t.ownerId, t.updatedAt.desc(), t.id.desc()),
+    // The unfiltered list (and the home page's continue list): newest first per owner. Plain
+    // ascending columns: read backwards they give `updated_at desc, id desc` with Postgres'
+    // default NULLS FIRST, which is what the queries ask for (a `desc nulls last` index is not).
+    index("handoffs_owner_updated_id_idx").on(t.ownerId, t.updatedAt, t.id),
   ],
 );
 export type Handoff = typeof handoffs.$inferSelect;

@@ -50,6 +50,23 @@ async function revisionRow(tx: Executor, handoffId: string, revision: number) {
   return row ?? null;
 }
 
+/** The state of the current revision's history row follows the record's. */
+async function setRevisionState(
+  tx: Tx,
+  current: Pick<Handoff, "id" | "revision">,
+  state: HandoffState,
+): Promise<void> {
+  await tx
+    .update(handoffRevisions)
+    .set({ state })
+    .where(
+      and(
+        eq(handoffRevisions.handoffId, current.id),
+        eq(handoffRevisions.revision, current.revision),
+      ),
+    );
+}
+
 /**
  * The retry-safe upsert (SPEC §6), inside the caller's transaction. A higher revision is stored
  * and the previous one superseded; the same revision with the same content id is a duplicate; a
@@ -126,15 +143,7 @@ export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<Handoff
     );
   }
 
-  await tx
-    .update(handoffRevisions)
-    .set({ state: "superseded" })
-    .where(
-      and(
-        eq(handoffRevisions.handoffId, current.id),
-        eq(handoffRevisions.revision, current.revision),
-      ),
-    );
+  await setRevisionState(tx, current, "superseded");
   const [updated] = await tx
     .update(handoffs)
     .set({ ...values, revision, contentId: id, state: "prepared", updatedAt: new Date() })
@@ -208,15 +217,7 @@ export async function acceptHandoff(
       .set({ state: "accepted", updatedAt: new Date() })
       .where(eq(handoffs.id, current.id))
       .returning();
-    await tx
-      .update(handoffRevisions)
-      .set({ state: "accepted" })
-      .where(
-        and(
-          eq(handoffRevisions.handoffId, current.id),
-          eq(handoffRevisions.revision, current.revision),
-        ),
-      );
+    await setRevisionState(tx, current, "accepted");
     return { handoff: accepted ?? current, receipt: inserted, created: true };
   }
   const [existing] = await tx
@@ -475,15 +476,7 @@ export async function cancelHandoff(
       .update(handoffs)
       .set({ state: "cancelled", updatedAt: new Date() })
       .where(eq(handoffs.id, current.id));
-    await tx
-      .update(handoffRevisions)
-      .set({ state: "cancelled" })
-      .where(
-        and(
-          eq(handoffRevisions.handoffId, current.id),
-          eq(handoffRevisions.revision, current.revision),
-        ),
-      );
+    await setRevisionState(tx, current, "cancelled");
   }
   const [row] = await tx
     .select({ handoff: handoffs, revision: handoffRevisions })

@@ -1,15 +1,11 @@
 import { z } from "zod";
 import { deleteThread, updateThread } from "@/db/queries/threads";
 import { requireActor } from "@/lib/auth/server";
+import { type ThreadRouteContext, threadIdParam, threadNotFound } from "@/lib/chat/thread-param";
 import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
-import { BatonError, errorResponse, readJson } from "@/lib/errors";
+import { errorResponse, readJson } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
-
-type Context = { params: Promise<{ id: string }> };
-
-const idSchema = z.uuid();
-const notFound = () => new BatonError("not_found:thread", "Thread not found.");
 
 const pageSchema = z
   .object({
@@ -25,50 +21,46 @@ const pageSchema = z
 
 const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
 
-async function threadId(context: Context): Promise<string> {
-  const parsed = idSchema.safeParse((await context.params).id);
-  // A malformed id names no thread of anyone's: answer exactly as for another user's thread.
-  if (!parsed.success) throw notFound();
-  return parsed.data;
-}
-
-export async function GET(request: Request, context: Context) {
+export async function GET(request: Request, context: ThreadRouteContext) {
   try {
     const page = pageSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const actor = await requireActor(request);
     const view = await loadThreadView({
       userId: actor.id,
-      threadId: await threadId(context),
+      threadId: await threadIdParam(context),
       ...page,
     });
-    if (!view) throw notFound();
+    if (!view) throw threadNotFound();
     return Response.json(view);
   } catch (error) {
     return errorResponse(error);
   }
 }
 
-export async function PATCH(request: Request, context: Context) {
+export async function PATCH(request: Request, context: ThreadRouteContext) {
   try {
     const body = patchSchema.parse(await readJson(request));
     const actor = await requireActor(request);
     const thread = await updateThread({
       userId: actor.id,
-      threadId: await threadId(context),
+      threadId: await threadIdParam(context),
       ...body,
     });
-    if (!thread) throw notFound();
+    if (!thread) throw threadNotFound();
     return Response.json({ thread: publicThread(thread) });
   } catch (error) {
     return errorResponse(error);
   }
 }
 
-export async function DELETE(request: Request, context: Context) {
+export async function DELETE(request: Request, context: ThreadRouteContext) {
   try {
     const actor = await requireActor(request);
-    const deleted = await deleteThread({ userId: actor.id, threadId: await threadId(context) });
-    if (!deleted) throw notFound();
+    const deleted = await deleteThread({
+      userId: actor.id,
+      threadId: await threadIdParam(context),
+    });
+    if (!deleted) throw threadNotFound();
     return new Response(null, { status: 204 });
   } catch (error) {
     return errorResponse(error);
