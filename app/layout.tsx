@@ -12,7 +12,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body>
         {children}
-        <Toaster position="top-right" closeButton />
+        {/* Bottom right, lifted clear of the composer; not over the header, whose buttons it would cover. */}
+        <Toaster position="bottom-right" offset={{ bottom: 96, right: 16 }} closeButton />
       </body>
     </html>
   );
