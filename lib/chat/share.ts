@@ -109,6 +109,7 @@ export async function loadSharedThreadView({
     beforeSeq,
     fromSeq,
     limit,
+    withContext: false,
   });
   if (!view) return null;
   return {

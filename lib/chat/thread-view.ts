@@ -42,10 +42,13 @@ export async function loadThreadView({
   beforeSeq,
   fromSeq,
   limit = 100,
+  withContext = true,
 }: {
   userId: string;
   threadId: string;
   beforeSeq?: number;
+  /** False for readers who show no context meter (the shared view): skips measuring it. */
+  withContext?: boolean;
   /** Read forward from this seq instead (a page that opens a session); excludes `beforeSeq`. */
   fromSeq?: number;
   limit?: number;
@@ -74,14 +77,15 @@ export async function loadThreadView({
   }));
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
-  const context = current
-    ? await measureContext({
-        session: current,
-        system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
-        modelId: thread.model,
-        profile,
-      })
-    : null;
+  const context =
+    current && withContext
+      ? await measureContext({
+          session: current,
+          system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
+          modelId: thread.model,
+          profile,
+        })
+      : null;
   return {
     thread: publicThread(thread),
     sessions: summaries,

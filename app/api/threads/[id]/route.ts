@@ -1,29 +1,18 @@
 import { z } from "zod";
 import { deleteThread, updateThread } from "@/db/queries/threads";
 import { requireActor } from "@/lib/auth/server";
+import { parseThreadPageQuery } from "@/lib/chat/page-query";
 import { type ThreadRouteContext, threadIdParam, threadNotFound } from "@/lib/chat/thread-param";
 import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
 import { errorResponse, readJson } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
-const pageSchema = z
-  .object({
-    beforeSeq: z.coerce.number().int().min(1).optional(),
-    // Reads forward from a seq, e.g. the first page of a session the reader jumped to.
-    fromSeq: z.coerce.number().int().min(1).optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-  })
-  .refine((page) => page.beforeSeq === undefined || page.fromSeq === undefined, {
-    message: "Pass beforeSeq or fromSeq, not both.",
-    path: ["fromSeq"],
-  });
-
 const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
 
 export async function GET(request: Request, context: ThreadRouteContext) {
   try {
-    const page = pageSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const page = parseThreadPageQuery(request);
     const actor = await requireActor(request);
     const view = await loadThreadView({
       userId: actor.id,
