@@ -8,11 +8,15 @@ const STATUS = {
   "bad_request:api": 400,
   "bad_request:key": 400,
   "bad_request:cursor": 400,
+  "bad_request:path": 400,
   "payload_too_large:message": 413,
+  "payload_too_large:body": 413,
+  "unsupported_media_type:body": 415,
   "unauthorized:session": 401,
   "unauthorized:token": 401,
   "forbidden:scope": 403,
   "forbidden:guest": 403,
+  "forbidden:origin": 403,
   "not_found:thread": 404,
   "not_found:message": 404,
   "not_found:handoff": 404,
@@ -26,6 +30,7 @@ const STATUS = {
   "conflict:handoff_cancelled": 409,
   "conflict:thread_handoff": 409,
   "conflict:thread_exists": 409,
+  "rate_limited:requests": 429,
   "unavailable:model": 503,
   "internal:server": 500,
 } as const;
@@ -37,12 +42,20 @@ export type FieldErrors = Record<string, string[]>;
 export class BatonError extends Error {
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
+  /** Extra response headers, e.g. `Retry-After` on a 429. */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, fields?: FieldErrors) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    fields?: FieldErrors,
+    headers?: Record<string, string>,
+  ) {
     super(message);
     this.name = "BatonError";
     this.code = code;
     this.fields = fields;
+    this.headers = headers;
   }
 
   get status(): number {
@@ -60,7 +73,10 @@ export class BatonError extends Error {
   }
 
   toResponse(): Response {
-    return Response.json(this.toJSON(), { status: this.status });
+    return Response.json(this.toJSON(), {
+      status: this.status,
+      headers: { "cache-control": "no-store", ...this.headers },
+    });
   }
 }
 
