@@ -174,19 +174,31 @@ export async function listThreadMessages({
   return { messages: rows.slice(0, limit).reverse(), hasMore };
 }
 
-/** Edit-and-resend and regenerate: drop everything after `seq` in the thread. */
-export async function deleteMessagesAfter({
+/**
+ * Edit-and-resend and regenerate: drop what follows `seq` in one session. Scoped to the session
+ * so an edit can never delete another session's messages.
+ */
+export async function deleteSessionMessagesAfter({
   userId,
   threadId,
+  sessionId,
   seq,
 }: {
   userId: string;
   threadId: string;
+  sessionId: string;
   seq: number;
 }): Promise<number> {
   const rows = await getDb()
     .delete(messages)
-    .where(and(eq(messages.threadId, threadId), gt(messages.seq, seq), owned(userId)))
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        eq(messages.sessionId, sessionId),
+        gt(messages.seq, seq),
+        owned(userId),
+      ),
+    )
     .returning({ id: messages.id });
   return rows.length;
 }

@@ -1,7 +1,15 @@
 import "server-only";
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import { getDb } from "../client";
-import { sessions, type Thread, threads } from "../schema";
+import {
+  type ChatSession,
+  type Message,
+  messages,
+  sessions,
+  type Thread,
+  threads,
+} from "../schema";
+import type { NewMessage } from "./messages";
 
 export interface ThreadCursor {
   updatedAt: string;
@@ -85,6 +93,62 @@ export async function ensureThread({
       .from(threads)
       .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
     return existing ? { thread: existing, created: false } : null;
+  });
+}
+
+/**
+ * A new thread, its session 1 and its first message in one transaction, so a request that fails
+ * never leaves an empty thread behind. Null when the id is taken (by this user or another).
+ */
+export async function createThreadWithMessage({
+  userId,
+  threadId,
+  model,
+  title,
+  message,
+}: {
+  userId: string;
+  threadId: string;
+  model: string;
+  title: string;
+  message: NewMessage;
+}): Promise<{ thread: Thread; session: ChatSession; message: Message } | null> {
+  return getDb().transaction(async (tx) => {
+    const [thread] = await tx
+      .insert(threads)
+      .values({
+        id: threadId,
+        userId,
+        model,
+        title,
+        nextSeq: 2,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .onConflictDoNothing({ target: threads.id })
+      .returning();
+    if (!thread) return null;
+    const [session] = await tx
+      .insert(sessions)
+      .values({ threadId, number: 1, model, trigger: "initial" })
+      .returning();
+    if (!session) throw new Error("session 1 was not created");
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        threadId,
+        id: message.id,
+        sessionId: session.id,
+        seq: 1,
+        role: message.role,
+        parts: message.parts,
+        status: message.status,
+        model: message.model ?? null,
+        tokenCount: message.tokenCount ?? 0,
+      })
+      .returning();
+    if (!row) throw new Error("the first message was not stored");
+    return { thread, session, message: row };
   });
 }
 

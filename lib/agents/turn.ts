@@ -14,14 +14,14 @@ import {
 } from "ai";
 import {
   appendMessage,
-  deleteMessagesAfter,
+  deleteSessionMessagesAfter,
   getMessage,
   listSessionMessages,
   updateMessage,
 } from "@/db/queries/messages";
 import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
 import { getCurrentSession, recordSessionUsage } from "@/db/queries/sessions";
-import { ensureThread, getThread, updateThread } from "@/db/queries/threads";
+import { createThreadWithMessage, getThread, updateThread } from "@/db/queries/threads";
 import type { ChatSession, Message } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
@@ -78,11 +78,13 @@ async function applyUserInput(
     const { message } = request;
     const existing = await getMessage({ userId: actor.id, threadId, id: message.id });
     if (existing) {
-      // Edit-and-resend: only a user message may be edited; its answer and later ones go.
-      if (existing.role !== "user" || queued) {
-        throw new BatonError("conflict:message", "Only your own last message can be edited.");
-      }
-      await deleteMessagesAfter({ userId: actor.id, threadId, seq: existing.seq });
+      await assertEditable(actor, threadId, session, existing, queued);
+      await deleteSessionMessagesAfter({
+        userId: actor.id,
+        threadId,
+        sessionId: session.id,
+        seq: existing.seq,
+      });
       const updated = await updateMessage({
         userId: actor.id,
         threadId,
@@ -116,8 +118,31 @@ async function applyUserInput(
   const history = await listSessionMessages({ userId: actor.id, threadId, sessionId: session.id });
   const lastUser = history.findLast((m) => m.role === "user");
   if (!lastUser) throw new BatonError("not_found:message", "There is no message to answer.");
-  await deleteMessagesAfter({ userId: actor.id, threadId, seq: lastUser.seq });
+  await deleteSessionMessagesAfter({
+    userId: actor.id,
+    threadId,
+    sessionId: session.id,
+    seq: lastUser.seq,
+  });
   return lastUser;
+}
+
+/**
+ * Edit-and-resend may only replace the latest user message of the current session (and so only
+ * its answer): an id of any earlier message would otherwise wipe everything after it.
+ */
+async function assertEditable(
+  actor: Actor,
+  threadId: string,
+  session: ChatSession,
+  existing: Message,
+  queued: boolean,
+): Promise<void> {
+  const refuse = () =>
+    new BatonError("conflict:message", "Only your latest message in this session can be edited.");
+  if (existing.role !== "user" || queued || existing.sessionId !== session.id) throw refuse();
+  const history = await listSessionMessages({ userId: actor.id, threadId, sessionId: session.id });
+  if (history.findLast((m) => m.role === "user")?.id !== existing.id) throw refuse();
 }
 
 export async function runChatTurn({
@@ -136,13 +161,28 @@ export async function runChatTurn({
   const modelId = resolveModel(request.model, existing?.model);
   const modelFor = deps.languageModel ?? ((id: string) => getLanguageModel(id));
 
+  // A new thread is created together with its first message, so a failed request leaves none.
+  let created: Message | null = null;
   if (!existing) {
     if (request.trigger !== "submit-message") {
       throw new BatonError("not_found:thread", "Thread not found.");
     }
-    const title = titleFromMessage(messageText(request.message.parts));
-    const ensured = await ensureThread({ userId: actor.id, threadId, model: modelId, title });
-    if (!ensured) throw new BatonError("not_found:thread", "Thread not found.");
+    const { message } = request;
+    const made = await createThreadWithMessage({
+      userId: actor.id,
+      threadId,
+      model: modelId,
+      title: titleFromMessage(messageText(message.parts)),
+      message: {
+        id: message.id,
+        role: "user",
+        parts: message.parts,
+        status: "complete",
+        tokenCount: messageTokenCount(message.parts, modelId),
+      },
+    });
+    if (!made) throw new BatonError("not_found:thread", "Thread not found.");
+    created = made.message;
   } else if (existing.model !== modelId) {
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
@@ -156,13 +196,8 @@ export async function runChatTurn({
   // A message sent while a reset runs is stored at once as queued, and answered after it.
   const activeReset = await getActiveReset({ userId: actor.id, threadId });
   const queuedBehind = activeReset?.fromSession === firstSession.number ? activeReset : null;
-  const userMessage = await applyUserInput(
-    actor,
-    request,
-    firstSession,
-    modelId,
-    queuedBehind !== null,
-  );
+  const userMessage =
+    created ?? (await applyUserInput(actor, request, firstSession, modelId, queuedBehind !== null));
 
   const assistantId = crypto.randomUUID();
   let usage: LanguageModelUsage | undefined;
