@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { MessageStatus, SessionTrigger } from "@/lib/chat/types";
+import type { PlanItem } from "@/lib/workspace/plan-items";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -190,6 +191,8 @@ export const agentProfiles = pgTable(
       .default("auto"),
     resetThreshold: jsonb("reset_threshold").$type<number>().notNull().default(0.8),
     compactThreshold: jsonb("compact_threshold").$type<number>().notNull().default(0.5),
+    /** Step limit of one run (a turn with tools): model calls, each followed by its tool calls. */
+    maxSteps: integer("max_steps").notNull().default(25),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -343,3 +346,124 @@ export const apiTokens = pgTable(
   (t) => [index("api_tokens_user_idx").on(t.userId)],
 );
 export type ApiToken = typeof apiTokens.$inferSelect;
+
+// ── Agent runtime: workspace files, plan, runs, tool grants ──
+
+export type WorkspaceFileKind = "file" | "tool_result";
+export type WorkspaceFileOp = "write" | "edit" | "delete";
+
+/**
+ * The current state of each (thread, path). A delete keeps the row (deleted_at set, content
+ * emptied) so the version counter survives a re-create; the content lives on in the history.
+ */
+export const workspaceFiles = pgTable(
+  "workspace_files",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    content: text("content").notNull(),
+    /** UTF-8 bytes of content. */
+    size: integer("size").notNull(),
+    /** The latest version in workspace_file_versions, a delete included. */
+    version: integer("version").notNull(),
+    kind: text("kind").$type<WorkspaceFileKind>().notNull().default("file"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("workspace_files_thread_path_uq").on(t.threadId, t.path)],
+);
+export type WorkspaceFile = typeof workspaceFiles.$inferSelect;
+
+/** Every write, edit and delete of a workspace file, with the session and tool call that made it. */
+export const workspaceFileVersions = pgTable(
+  "workspace_file_versions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    version: integer("version").notNull(),
+    /** Null for a delete. */
+    content: text("content"),
+    size: integer("size").notNull().default(0),
+    op: text("op").$type<WorkspaceFileOp>().notNull(),
+    kind: text("kind").$type<WorkspaceFileKind>().notNull().default("file"),
+    sessionId: uuid("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    runId: uuid("run_id").references(() => runs.id, { onDelete: "set null" }),
+    toolCallId: text("tool_call_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("workspace_file_versions_thread_path_version_uq").on(t.threadId, t.path, t.version),
+    // files_modified of a handoff: the paths one session touched.
+    index("workspace_file_versions_session_idx").on(t.sessionId),
+  ],
+);
+export type WorkspaceFileVersion = typeof workspaceFileVersions.$inferSelect;
+
+/** One plan per thread, replaced whole by update_plan; version counts the replacements. */
+export const threadPlans = pgTable("thread_plans", {
+  threadId: uuid("thread_id")
+    .primaryKey()
+    .references(() => threads.id, { onDelete: "cascade" }),
+  items: jsonb("items").$type<PlanItem[]>().notNull().default([]),
+  version: integer("version").notNull().default(1),
+  updatedAt: updatedAt(),
+});
+export type ThreadPlan = typeof threadPlans.$inferSelect;
+
+export type RunStatus = "running" | "completed" | "awaiting_approval" | "failed" | "stopped";
+
+/** A run: one turn of model steps and tool calls, possibly spanning several sessions. */
+export const runs = pgTable(
+  "runs",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status").$type<RunStatus>().notNull().default("running"),
+    /** The assistant message the run streams into (null until it has one). */
+    messageId: text("message_id"),
+    stepCount: integer("step_count").notNull().default(0),
+    maxSteps: integer("max_steps").notNull(),
+    firstSessionId: uuid("first_session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    lastSessionId: uuid("last_session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** Every session the run spanned, in order (first … last). */
+    sessionIds: jsonb("session_ids").$type<string[]>().notNull().default([]),
+    failureReason: text("failure_reason"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  // Newest run first per thread. Plain ascending columns read backwards give `started_at desc`
+  // with the default NULLS FIRST, which is what `order by started_at desc` asks for.
+  (t) => [index("runs_thread_started_idx").on(t.threadId, t.startedAt)],
+);
+export type Run = typeof runs.$inferSelect;
+
+/** "Allow for this session": a grant ends with its session (resuming is not permission). */
+export const toolGrants = pgTable(
+  "tool_grants",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.tool] })],
+);
+export type ToolGrant = typeof toolGrants.$inferSelect;

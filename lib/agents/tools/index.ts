@@ -1,0 +1,51 @@
+// The built-in tools of a run, and the kind of each. The run loop builds the set per session
+// (createBuiltinTools) and reads TOOL_KINDS to know which calls need approval.
+//
+// Results: every tool returns `{ ok: true, … }` or `{ ok: false, error }` (an error the model
+// reads and can act on — a bad path, a limit, a missing match — never an exception). Results
+// over the spill threshold come back as a SpilledResult instead (see spill.ts); the factory
+// applies that itself, so the run loop must not wrap these tools again.
+import "server-only";
+import type { ToolContext, ToolKind } from "./context";
+import { createPlanTools } from "./plan";
+import { withSpill } from "./spill";
+import { createWorkspaceTools } from "./workspace";
+
+export type { ToolContext, ToolFailure, ToolKind } from "./context";
+export type { UpdatePlanOutput } from "./plan";
+export { type SpilledResult, spillLargeResult, withSpill } from "./spill";
+export type {
+  DeleteFileOutput,
+  EditFileOutput,
+  ListFilesOutput,
+  ReadFileOutput,
+  WriteFileOutput,
+} from "./workspace";
+
+export const TOOL_KINDS = {
+  list_files: "readOnly",
+  read_file: "readOnly",
+  // Writes and edits stay inside the thread's versioned workspace: every earlier version is kept.
+  write_file: "readOnly",
+  edit_file: "readOnly",
+  delete_file: "effectful",
+  update_plan: "readOnly",
+} as const satisfies Record<string, ToolKind>;
+
+export type BuiltinToolName = keyof typeof TOOL_KINDS;
+export const BUILTIN_TOOL_NAMES = Object.keys(TOOL_KINDS) as BuiltinToolName[];
+
+export function createBuiltinTools(ctx: ToolContext) {
+  const workspace = createWorkspaceTools(ctx);
+  const plan = createPlanTools(ctx);
+  return {
+    list_files: withSpill("list_files", workspace.list_files, ctx),
+    read_file: workspace.read_file,
+    write_file: withSpill("write_file", workspace.write_file, ctx),
+    edit_file: withSpill("edit_file", workspace.edit_file, ctx),
+    delete_file: withSpill("delete_file", workspace.delete_file, ctx),
+    update_plan: withSpill("update_plan", plan.update_plan, ctx),
+  } satisfies Record<BuiltinToolName, unknown>;
+}
+
+export type BuiltinTools = ReturnType<typeof createBuiltinTools>;

@@ -1,0 +1,29 @@
+// Loads the thread's plan and workspace and renders them as the system prompt's blocks
+// (format in prompt-blocks.ts). Read fresh for every session, so a reset always sees them.
+import "server-only";
+import { getDb } from "@/db/client";
+import { getPlan } from "@/db/queries/plans";
+import { type Executor, listFiles } from "@/db/queries/workspace";
+import type { PlanItem } from "@/lib/workspace/plan-items";
+import { renderPlanBlock, renderWorkspaceBlock } from "./prompt-blocks";
+
+export interface WorkspacePromptContext {
+  plan: PlanItem[];
+  paths: string[];
+  /** The blocks joined by a blank line; "" when there is no plan and no file. */
+  text: string;
+}
+
+export async function loadWorkspacePromptContext(
+  { userId, threadId }: { userId: string; threadId: string },
+  db: Executor = getDb(),
+): Promise<WorkspacePromptContext> {
+  const [plan, files] = await Promise.all([
+    getPlan(db, { userId, threadId }),
+    listFiles(db, { userId, threadId }),
+  ]);
+  const items = plan?.items ?? [];
+  const paths = files.map((f) => f.path);
+  const text = [renderPlanBlock(items), renderWorkspaceBlock(paths)].filter(Boolean).join("\n\n");
+  return { plan: items, paths, text };
+}
