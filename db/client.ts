@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { type ServerEnv, serverEnv } from "@/lib/env";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,7 +19,8 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The folder for the embedded database and the generated auth secret (BATON_DATA_DIR). */
+export function dataDir(env: Pick<ServerEnv, "BATON_DATA_DIR"> = serverEnv()): string {
   // The data folder is chosen at run time; tracing it into the build would copy the project.
   return path.resolve(/*turbopackIgnore: true*/ env.BATON_DATA_DIR ?? ".data");
 }
@@ -53,7 +55,7 @@ const globalForDb = globalThis as unknown as { batonDb?: DatabaseHandle };
 
 /** The process-wide client (PGlite allows one per data folder, so never open a second). */
 export function getDatabase(): DatabaseHandle {
-  globalForDb.batonDb ??= openDatabase({ url: process.env.DATABASE_URL || undefined });
+  globalForDb.batonDb ??= openDatabase({ url: serverEnv().DATABASE_URL });
   return globalForDb.batonDb;
 }
 

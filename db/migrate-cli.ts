@@ -1,11 +1,19 @@
 // `npm run db:migrate`: applies migrations. It refuses to open a PGlite folder that a running
 // server holds (the server applies migrations itself at start-up).
 import path from "node:path";
+import { EnvError, serverEnv } from "@/lib/env";
 import { dataDir, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { pgliteFolderHolder } from "./server-lock";
 
-const url = process.env.DATABASE_URL || undefined;
+let url: string | undefined;
+try {
+  url = serverEnv().DATABASE_URL;
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 if (!url) {
   const holder = pgliteFolderHolder(path.join(dataDir(), "pglite"));
   if (holder !== null) {

@@ -6,6 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { serverEnv } from "@/lib/env";
 import type { DatabaseHandle } from "./client";
 
 export const MIGRATIONS_FOLDER = path.join(
@@ -20,7 +21,7 @@ const MIGRATION_LOCK_ID = 4_172_025;
 export async function migrateDatabase(
   handle: DatabaseHandle,
   migrationsFolder = MIGRATIONS_FOLDER,
-  url = process.env.DATABASE_URL,
+  url = serverEnv().DATABASE_URL,
 ) {
   if (handle.kind === "pglite") {
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });

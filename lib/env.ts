@@ -1,22 +1,38 @@
 // Every environment variable Baton reads, parsed in one place. A malformed value stops the server
-// at start-up with a message naming the variable; empty strings count as unset (`.env` files
-// often carry `OPENAI_API_KEY=`). Nothing outside this module reads `process.env`.
+// at start-up with a message naming the variable (next.config.ts calls `exitOnInvalidEnv`, and
+// `next dev`, `next build` and `next start` all evaluate it); empty strings count as unset (`.env`
+// files often carry `OPENAI_API_KEY=`). Nothing outside this module reads `process.env`, with one
+// exception: `process.env.NEXT_RUNTIME`, which is not configuration but a constant Next's bundler
+// writes into each build (instrumentation.ts tests it so the edge build drops Node-only code).
 import { z } from "zod";
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD } from "./context/policy";
 
-/** Unset and "" both mean "use the default". */
+/** Values are trimmed; unset and "" both mean "use the default". */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    schema.optional(),
-  );
+  return z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    const trimmed = value.trim();
+    return trimmed === "" ? undefined : trimmed;
+  }, schema.optional());
 }
 
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().min(0);
-const fraction = z.coerce
-  .number()
-  .gt(0, "must be a fraction above 0")
-  .max(1, "must be a fraction of at most 1");
+/** Plain decimal digits only: "1e6", "0x10" and "12abc" are typos, not numbers. */
+const wholeNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .pipe(z.number().int("must be a whole number"));
+const decimalNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$|^\.\d+$/, "must be a number")
+  .transform(Number);
+const positiveInt = wholeNumber.pipe(z.number().positive("must be a whole number above 0"));
+const nonNegativeInt = wholeNumber;
+const fraction = decimalNumber.pipe(
+  z.number().gt(0, "must be a fraction above 0").max(1, "must be a fraction of at most 1"),
+);
 const commaList = z.string().transform((raw) =>
   raw
     .split(",")
@@ -41,60 +57,76 @@ const rateLimit = z
   })
   .refine((r) => r.points > 0 && r.durationSeconds > 0, "needs a positive count and window");
 
-export const envSchema = z.object({
-  NODE_ENV: optional(z.enum(["development", "production", "test"])),
-  PORT: optional(positiveInt),
-  // Database and data folder.
-  DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")),
-  BATON_DATA_DIR: optional(z.string()),
-  // Auth and the app's public origins.
-  BETTER_AUTH_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
-  BETTER_AUTH_URL: optional(httpUrl),
-  BATON_ALLOWED_HOSTS: optional(commaList),
-  BATON_PUBLIC_ORIGINS: optional(z.string().transform((raw, ctx) => {
-    const items = commaList.parse(raw);
-    const parsed: string[] = [];
-    for (const item of items) {
-      const result = origin.safeParse(item);
-      if (!result.success) {
-        ctx.addIssue({ code: "custom", message: `"${item}" is not an http(s) origin` });
-        return z.NEVER;
-      }
-      parsed.push(result.data);
+export const envSchema = z
+  .object({
+    NODE_ENV: optional(z.enum(["development", "production", "test"])),
+    PORT: optional(positiveInt),
+    // Database and data folder.
+    DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")),
+    BATON_DATA_DIR: optional(z.string()),
+    // Auth and the app's public origins.
+    BETTER_AUTH_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
+    BETTER_AUTH_URL: optional(httpUrl),
+    BATON_ALLOWED_HOSTS: optional(commaList),
+    BATON_PUBLIC_ORIGINS: optional(
+      z.string().transform((raw, ctx) => {
+        const items = commaList.parse(raw);
+        const parsed: string[] = [];
+        for (const item of items) {
+          const result = origin.safeParse(item);
+          if (!result.success) {
+            ctx.addIssue({ code: "custom", message: `"${item}" is not an http(s) origin` });
+            return z.NEVER;
+          }
+          parsed.push(result.data);
+        }
+        return parsed;
+      }),
+    ),
+    /** How many reverse proxies in front of Baton append to X-Forwarded-For (0: trust none). */
+    BATON_TRUST_PROXY: optional(nonNegativeInt),
+    REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL")),
+    // Rate limits (requests per window).
+    BATON_RATE_LIMIT_SIGN_IN: optional(rateLimit),
+    BATON_RATE_LIMIT_SIGN_UP: optional(rateLimit),
+    BATON_RATE_LIMIT_GUEST: optional(rateLimit),
+    BATON_RATE_LIMIT_CHAT: optional(rateLimit),
+    BATON_RATE_LIMIT_API: optional(rateLimit),
+    // Model providers.
+    OPENAI_API_KEY: optional(z.string()),
+    OPENAI_BASE_URL: optional(httpUrl),
+    OPENAI_MODELS: optional(z.string()),
+    ANTHROPIC_API_KEY: optional(z.string()),
+    ANTHROPIC_BASE_URL: optional(httpUrl),
+    ANTHROPIC_MODELS: optional(z.string()),
+    OPENAI_COMPATIBLE_BASE_URL: optional(httpUrl),
+    OPENAI_COMPATIBLE_MODELS: optional(z.string()),
+    OPENAI_COMPATIBLE_API_KEY: optional(z.string()),
+    OPENAI_COMPATIBLE_CONTEXT_WINDOW: optional(positiveInt),
+    BATON_MODEL: optional(z.string()),
+    BATON_CONTEXT_WINDOW: optional(positiveInt),
+    // The offline model.
+    BATON_LOCAL_CONTEXT_WINDOW: optional(positiveInt),
+    BATON_LOCAL_DELAY_MS: optional(nonNegativeInt),
+    BATON_LOCAL_HANDOFF_DELAY_MS: optional(nonNegativeInt),
+    // Context policy and handoffs.
+    BATON_RESET_THRESHOLD: optional(fraction),
+    BATON_COMPACT_THRESHOLD: optional(fraction),
+    BATON_HANDOFF_TTL_DAYS: optional(decimalNumber.pipe(z.number().positive("must be above 0"))),
+  })
+  // Compaction runs before a reset, never after: the default profile needs compact ≤ reset.
+  .superRefine((env, ctx) => {
+    const reset = env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD;
+    const compact = env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD;
+    const inRange = (t: number) => t > 0 && t <= 1; // else its own issue is already reported
+    if (inRange(reset) && inRange(compact) && compact > reset) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BATON_COMPACT_THRESHOLD"],
+        message: `must not exceed BATON_RESET_THRESHOLD (${compact} > ${reset}); set both`,
+      });
     }
-    return parsed;
-  })),
-  /** How many reverse proxies in front of Baton append to X-Forwarded-For (0: trust none). */
-  BATON_TRUST_PROXY: optional(nonNegativeInt),
-  REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL")),
-  // Rate limits (requests per window).
-  BATON_RATE_LIMIT_SIGN_IN: optional(rateLimit),
-  BATON_RATE_LIMIT_SIGN_UP: optional(rateLimit),
-  BATON_RATE_LIMIT_GUEST: optional(rateLimit),
-  BATON_RATE_LIMIT_CHAT: optional(rateLimit),
-  BATON_RATE_LIMIT_API: optional(rateLimit),
-  // Model providers.
-  OPENAI_API_KEY: optional(z.string()),
-  OPENAI_BASE_URL: optional(httpUrl),
-  OPENAI_MODELS: optional(z.string()),
-  ANTHROPIC_API_KEY: optional(z.string()),
-  ANTHROPIC_BASE_URL: optional(httpUrl),
-  ANTHROPIC_MODELS: optional(z.string()),
-  OPENAI_COMPATIBLE_BASE_URL: optional(httpUrl),
-  OPENAI_COMPATIBLE_MODELS: optional(z.string()),
-  OPENAI_COMPATIBLE_API_KEY: optional(z.string()),
-  OPENAI_COMPATIBLE_CONTEXT_WINDOW: optional(positiveInt),
-  BATON_MODEL: optional(z.string()),
-  BATON_CONTEXT_WINDOW: optional(positiveInt),
-  // The offline model.
-  BATON_LOCAL_CONTEXT_WINDOW: optional(positiveInt),
-  BATON_LOCAL_DELAY_MS: optional(nonNegativeInt),
-  BATON_LOCAL_HANDOFF_DELAY_MS: optional(nonNegativeInt),
-  // Context policy and handoffs.
-  BATON_RESET_THRESHOLD: optional(fraction),
-  BATON_COMPACT_THRESHOLD: optional(fraction),
-  BATON_HANDOFF_TTL_DAYS: optional(z.coerce.number().positive()),
-});
+  });
 
 export type ServerEnv = z.output<typeof envSchema>;
 export type RawEnv = Record<string, string | undefined>;
@@ -113,6 +145,28 @@ export function parseEnv(source: RawEnv): ServerEnv {
   throw new EnvError(
     result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
   );
+}
+
+/** The start-up message for a malformed environment, or null when it parses. */
+export function envProblem(source: RawEnv): string | null {
+  try {
+    parseEnv(source);
+    return null;
+  } catch (error) {
+    if (error instanceof EnvError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Called by next.config.ts, which `next dev`, `next build` and `next start` evaluate before
+ * anything else: a malformed variable ends the process with exit code 1 and names the variable.
+ */
+export function exitOnInvalidEnv(source: RawEnv = process.env): void {
+  const problem = envProblem(source);
+  if (problem === null) return;
+  console.error(`Baton cannot start. ${problem}\nFix them (see .env.example) and start again.`);
+  process.exit(1);
 }
 
 let cached: { source: string; env: ServerEnv } | null = null;

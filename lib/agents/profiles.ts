@@ -8,6 +8,7 @@ import {
   DEFAULT_RESET_THRESHOLD,
   profileThresholdsSchema,
 } from "@/lib/context/policy";
+import { serverEnv } from "@/lib/env";
 
 export interface Profile {
   id: string;
@@ -25,21 +26,17 @@ export const DEFAULT_SYSTEM_PROMPT =
   "When context from a previous session is carried over, treat it as the complete record of " +
   "earlier work: what it does not say is unknown, not remembered.";
 
-function envThreshold(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined ? Number.NaN : Number(raw);
-  return Number.isFinite(value) && value > 0 && value <= 1 ? value : fallback;
-}
-
+/** The built-in profile; its thresholds come from BATON_RESET_THRESHOLD / BATON_COMPACT_THRESHOLD. */
 export function defaultProfile(): Profile {
+  const env = serverEnv();
   return {
     id: "default",
     name: "Default",
     systemPrompt: DEFAULT_SYSTEM_PROMPT,
     model: null,
     contextStrategy: "auto",
-    resetThreshold: envThreshold("BATON_RESET_THRESHOLD", DEFAULT_RESET_THRESHOLD),
-    compactThreshold: envThreshold("BATON_COMPACT_THRESHOLD", DEFAULT_COMPACT_THRESHOLD),
+    resetThreshold: env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD,
+    compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
   };
 }
 

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, Output, streamText } from "ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COMPACT_INSTRUCTION, HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
@@ -17,18 +17,12 @@ import {
 } from "./offline-model";
 import { estimatePromptTokens, estimateTokens } from "./tokens";
 
-const ENV_KEYS = ["BATON_LOCAL_DELAY_MS", "BATON_LOCAL_HANDOFF_DELAY_MS"] as const;
-const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-
 beforeEach(() => {
-  process.env.BATON_LOCAL_DELAY_MS = "0";
-  process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "0";
+  vi.stubEnv("BATON_LOCAL_DELAY_MS", "0");
+  vi.stubEnv("BATON_LOCAL_HANDOFF_DELAY_MS", "0");
 });
 afterEach(() => {
-  for (const key of ENV_KEYS) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
+  vi.unstubAllEnvs();
 });
 
 const SYSTEM = "You are Baton, a helpful assistant.";
@@ -337,14 +331,14 @@ describe("offline model: structured output (the handoff)", () => {
   });
 
   it("waits BATON_LOCAL_HANDOFF_DELAY_MS before answering, read at call time", async () => {
-    process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "80";
+    vi.stubEnv("BATON_LOCAL_HANDOFF_DELAY_MS", "80");
     const started = performance.now();
     await createOfflineModel().doGenerate({ prompt: chat("hi"), responseFormat: { type: "json" } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(75);
   });
 
   it("stops waiting for the handoff when aborted", async () => {
-    process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "5000";
+    vi.stubEnv("BATON_LOCAL_HANDOFF_DELAY_MS", "5000");
     const controller = new AbortController();
     const started = performance.now();
     setTimeout(() => controller.abort(), 30);
@@ -429,7 +423,7 @@ describe("offline model: streaming", () => {
   });
 
   it("waits BATON_LOCAL_DELAY_MS per word, read at call time", async () => {
-    process.env.BATON_LOCAL_DELAY_MS = "20";
+    vi.stubEnv("BATON_LOCAL_DELAY_MS", "20");
     const started = performance.now();
     const { stream } = await createOfflineModel().doStream({ prompt: chat("one two three four") });
     const deltas = (await readAll(stream)).filter((p) => p.type === "text-delta");
@@ -440,7 +434,7 @@ describe("offline model: streaming", () => {
     ["no reason", undefined],
     ["a string reason", "user pressed stop"],
   ])("stops promptly on abort (%s) and errors the stream with an AbortError", async (_, reason) => {
-    process.env.BATON_LOCAL_DELAY_MS = "300";
+    vi.stubEnv("BATON_LOCAL_DELAY_MS", "300");
     const controller = new AbortController();
     const { stream } = await createOfflineModel().doStream({
       prompt: chat("remember a fairly long fact with many words in it to stream slowly"),
@@ -459,7 +453,7 @@ describe("offline model: streaming", () => {
   });
 
   it("ends a streamText call with an abort part, as real providers do", async () => {
-    process.env.BATON_LOCAL_DELAY_MS = "30";
+    vi.stubEnv("BATON_LOCAL_DELAY_MS", "30");
     const controller = new AbortController();
     const result = streamText({
       model: createOfflineModel(),

@@ -1,5 +1,5 @@
 // `baton/local`: the offline demo model, a LanguageModelV3 with no weights and no network whose
-// output is a pure function of its prompt (SPEC §3). Knowledge and texts: ./offline-knowledge.
+// output is a pure function of its prompt. Knowledge and texts: ./offline-knowledge.
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -9,6 +9,7 @@ import type {
   LanguageModelV3Usage,
   SharedV3Warning,
 } from "@ai-sdk/provider";
+import { serverEnv } from "@/lib/env";
 import {
   buildArtifact,
   OFFLINE_COMPACT_MARKER,
@@ -68,10 +69,12 @@ function warningsOf(options: LanguageModelV3CallOptions): SharedV3Warning[] {
 }
 
 /** Read per call, not at import, so tests and e2e can change them between calls. */
-function delayFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  const value = raw ? Number(raw) : Number.NaN;
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
+function wordDelayMs(): number {
+  return serverEnv().BATON_LOCAL_DELAY_MS ?? DEFAULT_LOCAL_DELAY_MS;
+}
+
+function handoffDelayMs(): number {
+  return serverEnv().BATON_LOCAL_HANDOFF_DELAY_MS ?? 0;
 }
 
 /*
@@ -123,12 +126,12 @@ function planStream(options: LanguageModelV3CallOptions, answer: Answer): TimedP
     answer.kind === "json"
       ? [
           {
-            delayMs: delayFromEnv("BATON_LOCAL_HANDOFF_DELAY_MS", 0),
+            delayMs: handoffDelayMs(),
             part: { type: "text-delta", id: TEXT_ID, delta: answer.text },
           },
         ]
       : splitWords(answer.text).map((delta) => ({
-          delayMs: delayFromEnv("BATON_LOCAL_DELAY_MS", DEFAULT_LOCAL_DELAY_MS),
+          delayMs: wordDelayMs(),
           part: { type: "text-delta", id: TEXT_ID, delta },
         }));
   return [
@@ -200,7 +203,7 @@ class OfflineLanguageModel implements LanguageModelV3 {
     if (signal?.aborted) throw abortError(signal);
     const answer = composeAnswer(options);
     if (answer.kind === "json") {
-      await sleep(delayFromEnv("BATON_LOCAL_HANDOFF_DELAY_MS", 0), signal);
+      await sleep(handoffDelayMs(), signal);
     }
     return {
       content: [{ type: "text", text: answer.text }],

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseEnv, type RawEnv } from "@/lib/env";
 import {
   defaultModelId,
   getLanguageModel,
@@ -7,7 +8,8 @@ import {
   ModelUnavailableError,
 } from "./providers";
 
-const ids = (env: Record<string, string>) => listConfiguredModels(env).map((m) => m.id);
+/** The ids offered for a raw environment, parsed as the server parses its own. */
+const ids = (env: RawEnv) => listConfiguredModels(parseEnv(env)).map((m) => m.id);
 
 describe("listConfiguredModels", () => {
   it("offers only the offline model when no provider is configured", () => {
@@ -20,7 +22,7 @@ describe("listConfiguredModels", () => {
     expect(ids({ OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "  " })).toEqual(["baton/local"]);
   });
 
-  it("lists every configured provider, in SPEC order, with the offline model last", () => {
+  it("lists every configured provider, OpenAI, Anthropic, compatible, with the offline model last", () => {
     const env = {
       ANTHROPIC_API_KEY: "sk-ant",
       OPENAI_API_KEY: "sk-oai",
@@ -144,5 +146,23 @@ describe("getLanguageModel", () => {
       expect((caught as ModelUnavailableError).modelId).toBe(id);
       expect((caught as ModelUnavailableError).status).toBe(503);
     }
+  });
+});
+
+describe("without an env argument", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("reads the process environment through the environment module", () => {
+    for (const name of ["OPENAI_API_KEY", "OPENAI_COMPATIBLE_BASE_URL", "BATON_MODEL"]) {
+      vi.stubEnv(name, "");
+    }
+    vi.stubEnv("ANTHROPIC_API_KEY", " sk-ant ");
+    vi.stubEnv("ANTHROPIC_MODELS", "claude-haiku-4-5");
+    expect(defaultModelId()).toBe("anthropic:claude-haiku-4-5");
+    expect(getLanguageModel("anthropic:claude-haiku-4-5").modelId).toBe("claude-haiku-4-5");
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    expect(defaultModelId()).toBe("baton/local");
   });
 });

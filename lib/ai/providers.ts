@@ -1,12 +1,29 @@
-// Which models this server can call, read from the environment (SPEC §3), and the AI SDK
-// LanguageModelV3 for a model id. With no provider configured only the offline model exists.
+// Which models this server can call, read from the environment (the provider variables in the
+// README), and the AI SDK LanguageModelV3 for a model id. With no provider configured only the
+// offline model exists. Every function takes the parsed environment, so tests pass their own.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
 import { createOfflineModel } from "./offline-model";
-import { type Env, OFFLINE_MODEL_ID, providerOf } from "./registry";
+import { OFFLINE_MODEL_ID, providerOf } from "./registry";
+
+/** The variables this module reads (already parsed: trimmed, "" as unset). */
+export type ProviderEnv = Pick<
+  ServerEnv,
+  | "OPENAI_API_KEY"
+  | "OPENAI_BASE_URL"
+  | "OPENAI_MODELS"
+  | "ANTHROPIC_API_KEY"
+  | "ANTHROPIC_BASE_URL"
+  | "ANTHROPIC_MODELS"
+  | "OPENAI_COMPATIBLE_BASE_URL"
+  | "OPENAI_COMPATIBLE_MODELS"
+  | "OPENAI_COMPATIBLE_API_KEY"
+  | "BATON_MODEL"
+>;
 
 export type ProviderName = "openai" | "anthropic" | "compatible" | "baton";
 
@@ -54,12 +71,6 @@ function unavailableMessage(modelId: string, reason: ModelUnavailableReason): st
   }
 }
 
-/** Empty strings count as unset: `.env` files often carry `OPENAI_API_KEY=`. */
-function setting(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
 /** A comma list of model names, each with or without its `provider:` prefix, deduplicated. */
 function modelList(raw: string | undefined, provider: string): string[] {
   if (raw === undefined) return [];
@@ -84,27 +95,27 @@ const OFFLINE_ENTRY: ConfiguredModel = {
   offline: true,
 };
 
-function compatibleModels(env: Env): string[] {
-  if (!setting(env, "OPENAI_COMPATIBLE_BASE_URL")) return [];
-  return modelList(setting(env, "OPENAI_COMPATIBLE_MODELS"), "compatible");
+function compatibleModels(env: ProviderEnv): string[] {
+  if (!env.OPENAI_COMPATIBLE_BASE_URL) return [];
+  return modelList(env.OPENAI_COMPATIBLE_MODELS, "compatible");
 }
 
 /**
- * Every callable model, real providers in SPEC order (OpenAI, Anthropic, compatible), the
+ * Every callable model, real providers in a fixed order (OpenAI, Anthropic, compatible), the
  * offline model last: it is always callable, so a configured server can still run the demo.
  * OPENAI_COMPATIBLE_BASE_URL without OPENAI_COMPATIBLE_MODELS lists nothing: model names
  * cannot be known without asking the server.
  */
-export function listConfiguredModels(env: Env = process.env): ConfiguredModel[] {
+export function listConfiguredModels(env: ProviderEnv = serverEnv()): ConfiguredModel[] {
   const models: ConfiguredModel[] = [];
-  if (setting(env, "OPENAI_API_KEY")) {
-    const names = modelList(setting(env, "OPENAI_MODELS"), "openai");
+  if (env.OPENAI_API_KEY) {
+    const names = modelList(env.OPENAI_MODELS, "openai");
     for (const name of names.length ? names : DEFAULT_OPENAI_MODELS) {
       models.push(entry("openai", name));
     }
   }
-  if (setting(env, "ANTHROPIC_API_KEY")) {
-    const names = modelList(setting(env, "ANTHROPIC_MODELS"), "anthropic");
+  if (env.ANTHROPIC_API_KEY) {
+    const names = modelList(env.ANTHROPIC_MODELS, "anthropic");
     for (const name of names.length ? names : DEFAULT_ANTHROPIC_MODELS) {
       models.push(entry("anthropic", name));
     }
@@ -118,9 +129,9 @@ export function listConfiguredModels(env: Env = process.env): ConfiguredModel[] 
  * BATON_MODEL when it names a configured model (full id, or a bare name matching one), else
  * the first configured provider's first model, else the offline model.
  */
-export function defaultModelId(env: Env = process.env): string {
+export function defaultModelId(env: ProviderEnv = serverEnv()): string {
   const models = listConfiguredModels(env);
-  const wanted = setting(env, "BATON_MODEL");
+  const wanted = env.BATON_MODEL;
   if (wanted) {
     const exact = models.find((m) => m.id === wanted);
     if (exact) return exact.id;
@@ -138,7 +149,7 @@ export function isOfflineModel(modelId: string): boolean {
  * The model for an id. Any model name under a configured provider is accepted (profiles may
  * name models outside the offered list); the provider decides whether the name exists.
  */
-export function getLanguageModel(modelId: string, env: Env = process.env): LanguageModelV3 {
+export function getLanguageModel(modelId: string, env: ProviderEnv = serverEnv()): LanguageModelV3 {
   if (isOfflineModel(modelId)) return createOfflineModel();
   const provider = providerOf(modelId);
   const model = modelId.slice(modelId.indexOf(":") + 1);
@@ -147,23 +158,23 @@ export function getLanguageModel(modelId: string, env: Env = process.env): Langu
   }
   switch (provider) {
     case "openai": {
-      const apiKey = setting(env, "OPENAI_API_KEY");
+      const apiKey = env.OPENAI_API_KEY;
       if (!apiKey) throw new ModelUnavailableError(modelId, "not_configured");
-      return createOpenAI({ apiKey, baseURL: setting(env, "OPENAI_BASE_URL") })(model);
+      return createOpenAI({ apiKey, baseURL: env.OPENAI_BASE_URL })(model);
     }
     case "anthropic": {
-      const apiKey = setting(env, "ANTHROPIC_API_KEY");
+      const apiKey = env.ANTHROPIC_API_KEY;
       if (!apiKey) throw new ModelUnavailableError(modelId, "not_configured");
-      return createAnthropic({ apiKey, baseURL: setting(env, "ANTHROPIC_BASE_URL") })(model);
+      return createAnthropic({ apiKey, baseURL: env.ANTHROPIC_BASE_URL })(model);
     }
     case "compatible": {
-      const baseURL = setting(env, "OPENAI_COMPATIBLE_BASE_URL");
+      const baseURL = env.OPENAI_COMPATIBLE_BASE_URL;
       if (!baseURL) throw new ModelUnavailableError(modelId, "not_configured");
       return createOpenAICompatible({
         name: "compatible",
         baseURL,
-        apiKey: setting(env, "OPENAI_COMPATIBLE_API_KEY"),
-        // Streamed usage is what the context meter measures from (SPEC §4).
+        apiKey: env.OPENAI_COMPATIBLE_API_KEY,
+        // Streamed usage is what the context meter measures from (docs/context-engine.md).
         includeUsage: true,
         // Ollama, vLLM, LM Studio and llama.cpp accept json_schema; without it the handoff
         // would be requested as free-form JSON and often fail validation.

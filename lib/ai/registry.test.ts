@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { resolveModelInfo, resolveStrategy } from "./registry";
 
 const NO_ENV = {};
@@ -57,24 +58,28 @@ describe("resolveModelInfo", () => {
       contextWindow: 4096,
       defaultStrategy: "reset",
     });
-    expect(resolveModelInfo("baton/local", { BATON_LOCAL_CONTEXT_WINDOW: "2000" })).toEqual({
+    expect(
+      resolveModelInfo("baton/local", parseEnv({ BATON_LOCAL_CONTEXT_WINDOW: "2000" })),
+    ).toEqual({
       contextWindow: 2000,
       defaultStrategy: "reset",
     });
   });
 
   it("applies BATON_CONTEXT_WINDOW to every model but the offline one", () => {
-    const env = { BATON_CONTEXT_WINDOW: "64000" };
+    const env = parseEnv({ BATON_CONTEXT_WINDOW: "64000" });
     expect(resolveModelInfo("openai:gpt-4.1", env).contextWindow).toBe(64_000);
     expect(resolveModelInfo("unknown:thing", env).contextWindow).toBe(64_000);
     expect(resolveModelInfo("baton/local", env).contextWindow).toBe(4096);
   });
 
   it("a small override window turns the default strategy into reset", () => {
-    expect(resolveModelInfo("openai:gpt-4.1", { BATON_CONTEXT_WINDOW: "16000" })).toEqual({
-      contextWindow: 16_000,
-      defaultStrategy: "reset",
-    });
+    expect(resolveModelInfo("openai:gpt-4.1", parseEnv({ BATON_CONTEXT_WINDOW: "16000" }))).toEqual(
+      {
+        contextWindow: 16_000,
+        defaultStrategy: "reset",
+      },
+    );
   });
 
   it("sizes compatible models by OPENAI_COMPATIBLE_CONTEXT_WINDOW (the server's num_ctx)", () => {
@@ -84,29 +89,51 @@ describe("resolveModelInfo", () => {
       defaultStrategy: "compact",
     });
     expect(
-      resolveModelInfo("compatible:llama3.1", { OPENAI_COMPATIBLE_CONTEXT_WINDOW: "4096" }),
+      resolveModelInfo(
+        "compatible:llama3.1",
+        parseEnv({ OPENAI_COMPATIBLE_CONTEXT_WINDOW: "4096" }),
+      ),
     ).toEqual({
       contextWindow: 4096,
       defaultStrategy: "reset",
     });
-    const env = { OPENAI_COMPATIBLE_CONTEXT_WINDOW: "65536", BATON_CONTEXT_WINDOW: "8000" };
+    const env = parseEnv({
+      OPENAI_COMPATIBLE_CONTEXT_WINDOW: "65536",
+      BATON_CONTEXT_WINDOW: "8000",
+    });
     expect(resolveModelInfo("compatible:llama3.1:8b", env)).toEqual({
       contextWindow: 65_536,
       defaultStrategy: "compact",
     });
     expect(
-      resolveModelInfo("compatible:qwen3", { BATON_CONTEXT_WINDOW: "8000" }).contextWindow,
+      resolveModelInfo("compatible:qwen3", parseEnv({ BATON_CONTEXT_WINDOW: "8000" }))
+        .contextWindow,
     ).toBe(8000);
     // The compatible override never leaks into other providers.
     expect(resolveModelInfo("openai:gpt-5", env).contextWindow).toBe(8000);
   });
 
-  it("ignores malformed overrides", () => {
-    for (const value of ["", "abc", "-5", "0", "12.5", "1e6"]) {
-      expect(resolveModelInfo("openai:gpt-5", { BATON_CONTEXT_WINDOW: value }).contextWindow).toBe(
-        400_000,
+  it("treats an empty override as unset; the environment parser refuses malformed ones", () => {
+    const empty = parseEnv({ BATON_CONTEXT_WINDOW: "" });
+    expect(resolveModelInfo("openai:gpt-5", empty).contextWindow).toBe(400_000);
+    for (const value of ["abc", "-5", "0", "12.5", "1e6"]) {
+      expect(() => parseEnv({ BATON_CONTEXT_WINDOW: value }), value).toThrow(
+        /BATON_CONTEXT_WINDOW/,
       );
     }
+  });
+
+  describe("without an env argument", () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it("reads the process environment through the environment module", () => {
+      vi.stubEnv("BATON_CONTEXT_WINDOW", "64000");
+      expect(resolveModelInfo("openai:gpt-4.1").contextWindow).toBe(64_000);
+      vi.stubEnv("BATON_CONTEXT_WINDOW", "");
+      expect(resolveModelInfo("openai:gpt-4.1").contextWindow).toBe(1_047_576);
+    });
   });
 });
 
@@ -122,8 +149,8 @@ describe("resolveStrategy", () => {
     expect(resolveStrategy("auto", "anthropic:claude-sonnet-4-5", NO_ENV)).toBe("reset");
     expect(resolveStrategy("auto", "baton/local", NO_ENV)).toBe("reset");
     expect(resolveStrategy("auto", "someone:new-model", NO_ENV)).toBe("compact");
-    expect(resolveStrategy("auto", "openai:gpt-4.1", { BATON_CONTEXT_WINDOW: "20000" })).toBe(
-      "reset",
-    );
+    expect(
+      resolveStrategy("auto", "openai:gpt-4.1", parseEnv({ BATON_CONTEXT_WINDOW: "20000" })),
+    ).toBe("reset");
   });
 });

@@ -1,5 +1,7 @@
 // Model registry: context window and default context strategy per model id (`provider:model`),
-// matched by longest prefix, with env overrides. Pure: no I/O beyond the env object passed in.
+// matched by longest prefix, with env overrides. Pure: it reads only the parsed environment it is
+// given (the process's by default).
+import { type ServerEnv, serverEnv } from "@/lib/env";
 
 export type ResetOrCompact = "reset" | "compact";
 export type StrategySetting = "reset" | "compact" | "auto" | "off";
@@ -10,7 +12,11 @@ export interface ModelInfo {
   defaultStrategy: ResetOrCompact;
 }
 
-export type Env = Record<string, string | undefined>;
+/** The window overrides this module reads. */
+export type RegistryEnv = Pick<
+  ServerEnv,
+  "BATON_LOCAL_CONTEXT_WINDOW" | "OPENAI_COMPATIBLE_CONTEXT_WINDOW" | "BATON_CONTEXT_WINDOW"
+>;
 
 export const OFFLINE_MODEL_ID = "baton/local";
 export const DEFAULT_LOCAL_CONTEXT_WINDOW = 4096;
@@ -24,7 +30,7 @@ const UNKNOWN_MODEL: ModelInfo = { contextWindow: 128_000, defaultStrategy: "com
 export const KNOWN_PROVIDERS = ["openai", "anthropic", "google", "compatible"] as const;
 
 /*
- * Strategy rule (SPEC §4 `auto`): compact for large-window Opus-class models and for models we
+ * Strategy rule for `auto` (docs/context-engine.md): compact for large-window Opus-class models and for models we
  * have no class for (OpenAI, Gemini, compatible servers, unknown); reset for Sonnet/Haiku-class
  * and for Opus 4/4.1/4.5, whose 200k window is no larger than Sonnet's. Any window below
  * SMALL_WINDOW_TOKENS resets whatever the table says (withWindow), overrides included.
@@ -83,14 +89,6 @@ function lookupModel(modelId: string): ModelInfo | undefined {
   return best?.info;
 }
 
-/** A positive integer from env, or undefined when unset or malformed (malformed is ignored). */
-function envWindow(env: Env, name: string): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw || !/^\d+$/.test(raw)) return undefined;
-  const value = Number(raw);
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-
 function withWindow(contextWindow: number, tableStrategy: ResetOrCompact): ModelInfo {
   return {
     contextWindow,
@@ -106,18 +104,17 @@ function withWindow(contextWindow: number, tableStrategy: ResetOrCompact): Model
  * for `baton/local`; OPENAI_COMPATIBLE_CONTEXT_WINDOW, then BATON_CONTEXT_WINDOW, for
  * `compatible:*`; BATON_CONTEXT_WINDOW for every other model.
  */
-export function resolveModelInfo(modelId: string, env: Env = process.env): ModelInfo {
+export function resolveModelInfo(modelId: string, env: RegistryEnv = serverEnv()): ModelInfo {
   if (modelId === OFFLINE_MODEL_ID) {
     return {
-      contextWindow: envWindow(env, "BATON_LOCAL_CONTEXT_WINDOW") ?? DEFAULT_LOCAL_CONTEXT_WINDOW,
+      contextWindow: env.BATON_LOCAL_CONTEXT_WINDOW ?? DEFAULT_LOCAL_CONTEXT_WINDOW,
       defaultStrategy: "reset",
     };
   }
   const base = lookupModel(modelId) ?? UNKNOWN_MODEL;
   const override =
-    (providerOf(modelId) === "compatible"
-      ? envWindow(env, "OPENAI_COMPATIBLE_CONTEXT_WINDOW")
-      : undefined) ?? envWindow(env, "BATON_CONTEXT_WINDOW");
+    (providerOf(modelId) === "compatible" ? env.OPENAI_COMPATIBLE_CONTEXT_WINDOW : undefined) ??
+    env.BATON_CONTEXT_WINDOW;
   return withWindow(override ?? base.contextWindow, base.defaultStrategy);
 }
 
@@ -125,7 +122,7 @@ export function resolveModelInfo(modelId: string, env: Env = process.env): Model
 export function resolveStrategy(
   setting: StrategySetting,
   modelId: string,
-  env: Env = process.env,
+  env: RegistryEnv = serverEnv(),
 ): ResolvedStrategy {
   if (setting !== "auto") return setting;
   return resolveModelInfo(modelId, env).defaultStrategy;

@@ -3,8 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type ServerEnv, serverEnv } from "@/lib/env";
 
-export function resolveAuthSecret(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveAuthSecret(
+  dir: string,
+  env: Pick<ServerEnv, "BETTER_AUTH_SECRET"> = serverEnv(),
+): string {
   if (env.BETTER_AUTH_SECRET) return env.BETTER_AUTH_SECRET;
   const file = path.join(dir, "auth-secret");
   try {

@@ -9,18 +9,16 @@ import { dataDir, getDb } from "@/db/client";
 import { transferHandoffs } from "@/db/queries/handoffs";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
+import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
 import { resolveAuthSecret } from "./secret";
 
-function extraHosts(env: NodeJS.ProcessEnv): string[] {
-  return (env.BATON_ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean);
+function extraHosts(env: ServerEnv): string[] {
+  return env.BATON_ALLOWED_HOSTS ?? [];
 }
 
 function createAuth() {
-  const env = process.env;
+  const env = serverEnv();
   return betterAuth({
     secret: resolveAuthSecret(dataDir(env), env),
     // localhost and 127.0.0.1 on any port work with no configuration.
@@ -45,7 +43,7 @@ function createAuth() {
     }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
     // Tests create many guests from one address; rate limits are for real deployments.
-    rateLimit: { enabled: env.BATON_RATE_LIMIT === "1" },
+    rateLimit: { enabled: false },
     plugins: [
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {

@@ -1,17 +1,19 @@
-// Grooming (SPEC §6): deletes an owner's handoffs whose thread is gone or that have been idle
+// Grooming (docs/handoffs.md): deletes an owner's handoffs whose thread is gone or that have been idle
 // past the TTL, and says what it kept and why. A handoff a session starts from is always kept.
 import "server-only";
 import { groomHandoffs } from "@/db/queries/handoffs";
+import { type ServerEnv, serverEnv } from "@/lib/env";
 import { type ApiIdentity, requireScope } from "./identity";
 import { type GroomResult, groomResultSchema } from "./schemas";
 
 export const DEFAULT_HANDOFF_TTL_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-export function handoffTtlDays(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.BATON_HANDOFF_TTL_DAYS;
-  const value = raw === undefined || raw.trim() === "" ? Number.NaN : Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_HANDOFF_TTL_DAYS;
+/** Days a handoff may sit unwritten and unaccepted before grooming deletes it. */
+export function handoffTtlDays(
+  env: Pick<ServerEnv, "BATON_HANDOFF_TTL_DAYS"> = serverEnv(),
+): number {
+  return env.BATON_HANDOFF_TTL_DAYS ?? DEFAULT_HANDOFF_TTL_DAYS;
 }
 
 export async function groomOwnHandoffs(

@@ -4,6 +4,7 @@ import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { listSessions } from "@/db/queries/sessions";
 import { createOfflineModel } from "@/lib/ai/offline-model";
+import type { ProviderEnv } from "@/lib/ai/providers";
 import { currentActor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { guestHeaders } from "../support/auth";
@@ -43,7 +44,7 @@ vi.mock("@/lib/ai/providers", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/lib/ai/providers")>();
   return {
     ...original,
-    getLanguageModel: (modelId: string, env?: NodeJS.ProcessEnv) =>
+    getLanguageModel: (modelId: string, env?: ProviderEnv) =>
       forgetful.on ? forgetfulModel() : original.getLanguageModel(modelId, env),
   };
 });
