@@ -42,7 +42,8 @@ function createAuth() {
       },
     }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
-    // Tests create many guests from one address; rate limits are for real deployments.
+    // Off: app/api/auth/[...all]/route.ts applies Baton's limits (lib/http/auth-limits.ts), the
+    // one documented set (README "Rate limits").
     rateLimit: { enabled: false },
     plugins: [
       anonymous({
