@@ -3,16 +3,8 @@
 import { z } from "zod";
 import { BatonError } from "@/lib/errors";
 
-export type ThreadRouteContext = { params: Promise<{ id: string }> };
-
-const idSchema = z.uuid();
+export const threadParamsSchema = z.object({ id: z.uuid() });
 
 export function threadNotFound(): BatonError {
   return new BatonError("not_found:thread", "Thread not found.");
-}
-
-export async function threadIdParam(context: ThreadRouteContext): Promise<string> {
-  const parsed = idSchema.safeParse((await context.params).id);
-  if (!parsed.success) throw threadNotFound();
-  return parsed.data;
 }

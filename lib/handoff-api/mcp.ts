@@ -5,10 +5,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { BatonError, errorResponse } from "@/lib/errors";
+import { BatonError } from "@/lib/errors";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { deleteHandoff, listHandoffs, readHandoff, upsertHandoff } from "./handoffs";
-import { type ApiIdentity, resolveApiIdentity } from "./identity";
+import type { ApiIdentity } from "./identity";
 import { HANDOFF_STATES, type HandoffRecord, handoffKeySchema, upsertBodySchema } from "./schemas";
 
 const f = handoffArtifactSchema.shape;
@@ -198,16 +198,12 @@ export function createHandoffMcpServer(identity: ApiIdentity): McpServer {
   return server;
 }
 
-/** One MCP POST: bearer token only (a browser cookie is not an agent's credential). */
-export async function handleMcpRequest(request: Request): Promise<Response> {
-  let identity: ApiIdentity;
-  try {
-    identity = await resolveApiIdentity(request, { allowSession: false });
-  } catch (error) {
-    const response = errorResponse(error);
-    if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="baton"');
-    return response;
-  }
+/** One MCP POST, its caller already authenticated by a bearer token and its body read. */
+export async function handleMcpRequest(
+  request: Request,
+  identity: ApiIdentity,
+  parsedBody: unknown,
+): Promise<Response> {
   const server = createHandoffMcpServer(identity);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -216,23 +212,14 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   try {
     await server.connect(transport);
     // JSON response mode: this resolves once every answer of the request is ready.
-    return await transport.handleRequest(request);
-  } catch (error) {
-    return errorResponse(error);
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
     await server.close();
   }
 }
 
 /** Stateless: there is no session stream to open (GET) or end (DELETE). */
-export async function refuseMcpMethod(request: Request): Promise<Response> {
-  try {
-    await resolveApiIdentity(request, { allowSession: false });
-  } catch (error) {
-    const response = errorResponse(error);
-    if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="baton"');
-    return response;
-  }
+export function refuseMcpMethod(): Response {
   return Response.json(
     { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null },
     { status: 405, headers: { allow: "POST" } },

@@ -1,22 +1,23 @@
-// Request plumbing shared by the handoff routes: optional JSON bodies and path keys.
-import { BatonError, readJson } from "@/lib/errors";
-import { parsePathKey } from "./handoffs";
+// The `{key}` segment of the handoff routes: decoded once more (keys never contain `%`, so a
+// client that encoded one twice still names it) and validated; a malformed key is a 400.
+import { z } from "zod";
+import { BatonError, type FieldErrors } from "@/lib/errors";
+import { handoffKeySchema } from "./schemas";
 
-/** A JSON body that may be left out entirely (an empty body reads as `{}`). */
-export async function readOptionalJson(request: Request): Promise<unknown> {
-  if (request.body === null) return {};
-  const text = await request.clone().text();
-  return text.trim() === "" ? {} : readJson(request);
-}
-
-/** The `{key}` of a handoff route, decoded once (keys never contain `%`) and validated. */
-export async function keyParam(context: { params: Promise<{ key: string }> }): Promise<string> {
-  const { key } = await context.params;
-  let decoded = key;
+const decodedKey = z.string().transform((raw, ctx) => {
   try {
-    decoded = decodeURIComponent(key);
+    return decodeURIComponent(raw);
   } catch {
-    throw new BatonError("bad_request:key", "Invalid handoff key.", { key: ["Not a valid key."] });
+    ctx.addIssue({ code: "custom", message: "Not a valid key." });
+    return z.NEVER;
   }
-  return parsePathKey(decoded);
+});
+
+export const keyParamsSchema = z.object({ key: decodedKey.pipe(handoffKeySchema) });
+
+export function invalidKey(fields: FieldErrors): BatonError {
+  const messages = fields.key ?? ["Invalid handoff key."];
+  return new BatonError("bad_request:key", messages[0] ?? "Invalid handoff key.", {
+    key: messages,
+  });
 }

@@ -313,9 +313,9 @@ describe("malformed packets", () => {
     expect(await handoffTables()).toEqual(before);
   });
 
-  it("is refused before authentication: a malformed packet without credentials is 400", async () => {
+  it("authenticates first: a malformed packet without credentials is 401 and reads nothing", async () => {
     const res = await upsert(new Headers(), { key: "x" });
-    expect(res.status).toBe(400);
+    expect([res.status, errorOf(res.body).code]).toEqual([401, "unauthorized:session"]);
   });
 
   it("bad keys in paths and malformed accept bodies → 400, nothing stored", async () => {

@@ -1,28 +1,19 @@
-import { errorResponse, readJson } from "@/lib/errors";
 import { listHandoffs, upsertHandoff } from "@/lib/handoff-api/handoffs";
-import { requireApiIdentity } from "@/lib/handoff-api/identity";
 import { listQuerySchema, upsertBodySchema } from "@/lib/handoff-api/schemas";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request) {
-  try {
-    const query = listQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    const identity = await requireApiIdentity(request, "read");
-    return Response.json(await listHandoffs(identity, query));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(
+  { auth: "api:read", query: listQuerySchema, rateLimit: "api" },
+  async ({ identity, query }) => Response.json(await listHandoffs(identity, query)),
+);
 
 /** Upsert: 201 stored, 200 a retry of a stored revision (its original record), 409 stale. */
-export async function POST(request: Request) {
-  try {
-    const body = upsertBodySchema.parse(await readJson(request));
-    const identity = await requireApiIdentity(request, "write");
+export const POST = route(
+  { auth: "api:write", body: upsertBodySchema, rateLimit: "api" },
+  async ({ identity, body }) => {
     const { created, record } = await upsertHandoff(identity, body);
     return Response.json(record, { status: created ? 201 : 200 });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);

@@ -1,29 +1,18 @@
-import { requireActor } from "@/lib/auth/server";
-import { errorResponse, readJson } from "@/lib/errors";
 import { createTokenBodySchema } from "@/lib/handoff-api/schemas";
 import { createApiToken, listTokens } from "@/lib/handoff-api/tokens";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 // Token management needs a browser session: a token can never mint or list tokens.
 
-export async function GET(request: Request) {
-  try {
-    const actor = await requireActor(request);
-    return Response.json({ tokens: await listTokens({ userId: actor.id }) });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route({ auth: "session" }, async ({ actor }) =>
+  Response.json({ tokens: await listTokens({ userId: actor.id }) }),
+);
 
 /** 201 with the token itself, the only time it is ever shown. */
-export async function POST(request: Request) {
-  try {
-    const body = createTokenBodySchema.parse(await readJson(request));
-    const actor = await requireActor(request);
-    const created = await createApiToken({ actor, ...body });
-    return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route(
+  { auth: "session", body: createTokenBodySchema },
+  async ({ actor, body }) =>
+    Response.json(await createApiToken({ actor, ...body }), { status: 201 }),
+);

@@ -1,15 +1,9 @@
-import { errorResponse } from "@/lib/errors";
 import { groomOwnHandoffs } from "@/lib/handoff-api/groom";
-import { requireApiIdentity } from "@/lib/handoff-api/identity";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 /** Deletes handoffs whose thread is gone or idle past BATON_HANDOFF_TTL_DAYS; says what and why. */
-export async function POST(request: Request) {
-  try {
-    const identity = await requireApiIdentity(request, "groom");
-    return Response.json(await groomOwnHandoffs(identity));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route({ auth: "api:groom", rateLimit: "api" }, async ({ identity }) =>
+  Response.json(await groomOwnHandoffs(identity)),
+);

@@ -1,57 +1,35 @@
 import { z } from "zod";
 import { deleteThread, updateThread } from "@/db/queries/threads";
-import { requireActor } from "@/lib/auth/server";
-import { parseThreadPageQuery } from "@/lib/chat/page-query";
-import { type ThreadRouteContext, threadIdParam, threadNotFound } from "@/lib/chat/thread-param";
+import { threadPageQuerySchema } from "@/lib/chat/page-query";
+import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
-import { errorResponse, readJson } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+const thread = { params: threadParamsSchema, paramsError: threadNotFound } as const;
 
-export async function GET(request: Request, context: ThreadRouteContext) {
-  try {
-    const page = parseThreadPageQuery(request);
-    const actor = await requireActor(request);
-    const view = await loadThreadView({
-      userId: actor.id,
-      threadId: await threadIdParam(context),
-      ...page,
-    });
+export const GET = route(
+  { auth: "session", ...thread, query: threadPageQuerySchema },
+  async ({ actor, params, query }) => {
+    const view = await loadThreadView({ userId: actor.id, threadId: params.id, ...query });
     if (!view) throw threadNotFound();
     return Response.json(view);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
 
-export async function PATCH(request: Request, context: ThreadRouteContext) {
-  try {
-    const body = patchSchema.parse(await readJson(request));
-    const actor = await requireActor(request);
-    const thread = await updateThread({
-      userId: actor.id,
-      threadId: await threadIdParam(context),
-      ...body,
-    });
-    if (!thread) throw threadNotFound();
-    return Response.json({ thread: publicThread(thread) });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const PATCH = route(
+  { auth: "session", ...thread, body: patchSchema },
+  async ({ actor, params, body }) => {
+    const updated = await updateThread({ userId: actor.id, threadId: params.id, ...body });
+    if (!updated) throw threadNotFound();
+    return Response.json({ thread: publicThread(updated) });
+  },
+);
 
-export async function DELETE(request: Request, context: ThreadRouteContext) {
-  try {
-    const actor = await requireActor(request);
-    const deleted = await deleteThread({
-      userId: actor.id,
-      threadId: await threadIdParam(context),
-    });
-    if (!deleted) throw threadNotFound();
-    return new Response(null, { status: 204 });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const DELETE = route({ auth: "session", ...thread }, async ({ actor, params }) => {
+  const deleted = await deleteThread({ userId: actor.id, threadId: params.id });
+  if (!deleted) throw threadNotFound();
+  return new Response(null, { status: 204 });
+});

@@ -1,19 +1,19 @@
-import { errorResponse } from "@/lib/errors";
 import { cancelHandoffByKey } from "@/lib/handoff-api/handoffs";
-import { requireApiIdentity } from "@/lib/handoff-api/identity";
-import { keyParam, readOptionalJson } from "@/lib/handoff-api/request";
+import { invalidKey, keyParamsSchema } from "@/lib/handoff-api/request";
 import { cancelBodySchema } from "@/lib/handoff-api/schemas";
+import { optionalBody, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 /** Cancels the current revision (or, with `{id}`, only if it is still current); idempotent. */
-export async function POST(request: Request, context: { params: Promise<{ key: string }> }) {
-  try {
-    const key = await keyParam(context);
-    const body = cancelBodySchema.parse(await readOptionalJson(request));
-    const identity = await requireApiIdentity(request, "write");
-    return Response.json(await cancelHandoffByKey(identity, { key, ...body }));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route(
+  {
+    auth: "api:write",
+    params: keyParamsSchema,
+    paramsError: invalidKey,
+    body: optionalBody(cancelBodySchema),
+    rateLimit: "api",
+  },
+  async ({ identity, params, body }) =>
+    Response.json(await cancelHandoffByKey(identity, { key: params.key, ...body })),
+);

@@ -1,19 +1,16 @@
 import { z } from "zod";
-import { requireActor } from "@/lib/auth/server";
-import { type ThreadRouteContext, threadIdParam } from "@/lib/chat/thread-param";
+import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { resetThreadManually } from "@/lib/context/manual-reset";
-import { errorResponse, readJson } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 const bodySchema = z.object({ fromSession: z.number().int().min(1) }).strict();
 
-export async function POST(request: Request, context: ThreadRouteContext) {
-  try {
-    const body = bodySchema.parse(await readJson(request));
-    const actor = await requireActor(request);
-    const threadId = await threadIdParam(context);
-    const result = await resetThreadManually({ userId: actor.id, threadId, ...body });
+export const POST = route(
+  { auth: "session", params: threadParamsSchema, paramsError: threadNotFound, body: bodySchema },
+  async ({ actor, params, body }) => {
+    const result = await resetThreadManually({ userId: actor.id, threadId: params.id, ...body });
     const session = {
       id: result.session.id,
       number: result.session.number,
@@ -26,7 +23,5 @@ export async function POST(request: Request, context: ThreadRouteContext) {
       { session, handoff: result.handoff },
       { status: result.created ? 201 : 200 },
     );
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
