@@ -11,6 +11,17 @@ const resetURL = `http://127.0.0.1:${RESET_PORT}`;
 const LONG_PORT = PORT + 2;
 const longURL = `http://127.0.0.1:${LONG_PORT}`;
 
+// Every e2e browser is a guest or account from 127.0.0.1, and specs send bursts (many guests,
+// sign-ups and messages a minute): the servers raise Baton's rate limits well past that. Limiting
+// stays on; tests/db/rate-limit-auth.test.ts and lib/http/rate-limit*.test.ts cover it.
+const E2E_RATE_LIMITS = {
+  BATON_RATE_LIMIT_SIGN_IN: "1000/60s",
+  BATON_RATE_LIMIT_SIGN_UP: "1000/60s",
+  BATON_RATE_LIMIT_GUEST: "1000/60s",
+  BATON_RATE_LIMIT_CHAT: "1000/60s",
+  BATON_RATE_LIMIT_API: "10000/60s",
+};
+
 // The system Chromium where there is one (this project's machines cannot download browsers);
 // elsewhere `npx playwright install chromium` and PLAYWRIGHT_BUNDLED_BROWSER=1 use Playwright's.
 const executablePath = process.env.PLAYWRIGHT_BUNDLED_BROWSER
@@ -67,6 +78,7 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "pipe",
       stderr: "pipe",
+      env: E2E_RATE_LIMITS,
     },
     {
       command: `node e2e/serve.mjs ${RESET_PORT}`,
@@ -76,6 +88,7 @@ export default defineConfig({
       stdout: "pipe",
       stderr: "pipe",
       env: {
+        ...E2E_RATE_LIMITS,
         BATON_LOCAL_CONTEXT_WINDOW: "600",
         BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
         BATON_LOCAL_DELAY_MS: "20",
@@ -88,6 +101,7 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "pipe",
       stderr: "pipe",
+      env: E2E_RATE_LIMITS,
     },
   ],
 });
