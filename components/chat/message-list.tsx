@@ -1,8 +1,8 @@
 "use client";
-// The thread as one virtualized list (SPEC §8): messages, session dividers, compaction markers
-// and placeholders for pages not loaded yet, with the session navigator above it. It follows a
-// streaming reply while the reader is at the bottom, keeps the view still when rows load above,
-// and asks for the pages the reader scrolls toward.
+// The thread as one virtualized list (docs/message-list.md): messages, session dividers,
+// compaction markers and placeholders for pages not loaded yet, with the session navigator above
+// it. It follows a streaming reply while the reader is at the bottom, keeps the view still when
+// rows load above, and asks for the pages the reader scrolls toward.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type ReactNode,

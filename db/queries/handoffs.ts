@@ -68,9 +68,9 @@ async function setRevisionState(
 }
 
 /**
- * The retry-safe upsert (SPEC §6), inside the caller's transaction. A higher revision is stored
- * and the previous one superseded; the same revision with the same content id is a duplicate; a
- * lower revision, or the same one with other content, is `conflict:stale_revision`.
+ * The retry-safe upsert (docs/handoffs.md), inside the caller's transaction. A higher revision
+ * is stored and the previous one superseded; the same revision with the same content id is a
+ * duplicate; a lower revision, or the same one with other content, is `conflict:stale_revision`.
  */
 export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<HandoffWriteResult> {
   // Create the record if this is the key's first write; the unique (owner, key) serializes racers.

@@ -214,7 +214,7 @@ export type CommitResetResult =
   | { outcome: "cancelled" | "not_running"; reset: ThreadReset };
 
 /**
- * SPEC §4 step 4 in one transaction holding the thread row lock that message inserts also take:
+ * The reset's commit, in one transaction holding the thread row lock message inserts also take:
  * end session N, store handoff revision N, start N+1, move the triggering and queued messages,
  * record the acceptance and release the lease. No model call happens inside.
  */

@@ -1,5 +1,6 @@
-// Token accounting for context utilization (SPEC §4): real BPE (o200k) for OpenAI models, a
-// calibrated single-pass estimate for everyone else. Both are O(text) and allocation-light.
+// Token accounting for context utilization (docs/context-engine.md): real BPE (o200k) for OpenAI
+// models, a calibrated single-pass estimate for everyone else. Both are O(text) and light on
+// allocation.
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
 // The encoding-specific entry loads only the o200k ranks (~2.4 MB), not every encoding.
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";

@@ -1,5 +1,6 @@
-// The one flat list the virtualized message list renders (SPEC §8): messages, synthetic session
-// dividers and compaction markers, built so a live thread and its reload produce the same rows.
+// The one flat list the virtualized message list renders (docs/message-list.md): messages,
+// synthetic session dividers and compaction markers, built so a live thread and its reload
+// produce the same rows.
 import type {
   ChatMessage,
   ContextResetEvent,
@@ -281,7 +282,8 @@ function ownSession(message: ChatMessage, registry: SessionRegistry): number | u
   let announced: number | undefined;
   for (const part of message.parts) {
     if (part.type === "data-context-reset") {
-      // Part ids are `reset-<fromSessionId>` (SPEC §7), which covers events sent without it.
+      // Part ids are `reset-<fromSessionId>` (docs/streams.md): that covers events sent without
+      // oldSessionId.
       const fromId =
         part.data.oldSessionId ?? (part.id?.startsWith("reset-") ? part.id.slice(6) : undefined);
       const from = registry.numberOf(fromId);

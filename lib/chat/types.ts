@@ -1,5 +1,6 @@
 // Shapes shared by the server, the stream and the browser: UI messages with Baton's metadata
-// and data parts (SPEC §7), and the session summaries the thread API returns beside messages.
+// and data parts (docs/streams.md), and the session summaries the thread API returns beside
+// messages.
 import type { UIMessage } from "ai";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 

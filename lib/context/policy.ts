@@ -1,5 +1,6 @@
-// Context policy (SPEC §4): how full a session is and whether to compact or reset before the next
-// model call. Pure and synchronous; the turn runner measures, asks, acts, then asks again.
+// Context policy (docs/context-engine.md): how full a session is and whether to compact or reset
+// before the next model call. Pure and synchronous; the turn runner measures, asks, acts, then
+// asks again.
 import { z } from "zod";
 import type { ContextStrategy } from "@/lib/chat/types";
 
@@ -90,7 +91,7 @@ export interface ContextDecisionInput {
   compactThreshold?: number;
   /** A compaction already ran this turn; the caller re-measured afterwards. */
   compactedThisTurn: boolean;
-  /** A reset already ran this turn (SPEC §4: at most one reset per turn). */
+  /** A reset already ran this turn (at most one reset per turn). */
   resetThisTurn: boolean;
 }
 

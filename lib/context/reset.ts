@@ -1,4 +1,4 @@
-// A context reset (SPEC §4 steps 1–5): lease, handoff written by the model outside any
+// A context reset (docs/context-engine.md): lease, handoff written by the model outside any
 // transaction, redaction, the fit check, one commit, and the events the stream carries.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";

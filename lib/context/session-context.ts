@@ -106,7 +106,7 @@ export async function loadSessionContext({
 
 /**
  * Utilization before a model call: the provider-reported input tokens of the session's last
- * call plus the cached estimates of messages stored since (SPEC §4). The handoff and summary
+ * call plus the cached estimates of messages stored since. The handoff and summary
  * calls never report here, so they cannot re-trigger a reset.
  */
 export async function measureContext({

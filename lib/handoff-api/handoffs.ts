@@ -1,5 +1,6 @@
-// The handoff API's operations for one identity (SPEC §6): the retry-safe upsert, reads, pages,
-// accept, cancel and delete. Every write is redacted; every answer is parsed into its schema.
+// The handoff API's operations for one identity (docs/handoffs.md): the retry-safe upsert,
+// reads, pages, accept, cancel and delete. Every write is redacted; every answer is parsed into
+// its schema.
 import "server-only";
 import {
   acceptApiHandoff,

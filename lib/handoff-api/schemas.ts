@@ -1,5 +1,5 @@
-// What the public handoff API accepts and returns (SPEC §6, §9): keys, request bodies and query
-// strings, and the output schemas every response is parsed through so no stored column leaks.
+// What the public handoff API accepts and returns (docs/handoffs.md): keys, request bodies and
+// query strings, and the output schemas every response is parsed through so no stored column leaks.
 import { z } from "zod";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { redactText } from "@/lib/handoff/redact";

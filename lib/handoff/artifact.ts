@@ -1,5 +1,5 @@
-// The HandoffArtifact (schema_version 1): what a session writes for the next one (SPEC §5).
-// Model-written fields only; the envelope (key, revision, id, …) lives on the stored record.
+// The HandoffArtifact (schema_version 1, docs/handoffs.md): what a session writes for the next
+// one. Model-written fields only; the envelope (key, revision, id, …) lives on the stored record.
 import { z } from "zod";
 
 export const HANDOFF_SCHEMA_VERSION = 1 as const;

@@ -1,5 +1,6 @@
-// The marked-off block that carries a handoff into the next session's prompt (SPEC §4 step 5),
-// and its inverse for readers of a prompt (the offline model reads facts back from it).
+// The marked-off block that carries a handoff into the next session's prompt
+// (docs/context-engine.md), and its inverse for readers of a prompt (the offline model reads
+// facts back from it).
 
 export const CARRIED_OVER_TAG = "carried-over-context";
 /** The opening tag is this prefix followed by its attributes and `>`. */

@@ -1,5 +1,6 @@
 // RFC 8785 (JCS) canonical JSON and the handoff content id: sha256 hex of the canonical JSON of
-// {schema_version, handoff_key, revision, artifact}, so any language can recompute it (SPEC §6).
+// {schema_version, handoff_key, revision, artifact}, so any language can recompute it (see
+// docs/handoffs.md).
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { HandoffArtifact } from "./artifact";

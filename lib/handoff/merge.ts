@@ -1,5 +1,5 @@
-// Mechanical facts a model may drop from a handoff (SPEC §4 step 2), merged back in, and the
-// mechanical artifact used when the model's structured output is invalid twice.
+// Mechanical facts a model may drop from a handoff (docs/context-engine.md), merged back in, and
+// the mechanical artifact used when the model's structured output is invalid twice.
 import type { HandoffArtifact, RemainingTask } from "./artifact";
 
 /*

@@ -1,4 +1,4 @@
-// Secret masking for handoffs (SPEC §4 step 3): replaces secrets with `[REDACTED:<kind>]` and
+// Secret masking for handoffs (docs/handoffs.md): replaces secrets with `[REDACTED:<kind>]` and
 // reports which kind was found in which field, never the secret itself.
 import type { HandoffArtifact } from "./artifact";
 

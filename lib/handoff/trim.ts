@@ -1,5 +1,6 @@
-// Shrinks a handoff until the next session's brief fits (SPEC §4, reset): free text first, then
-// history; `must_preserve` and open items are never touched. Null when even that is not enough.
+// Shrinks a handoff until the next session's brief fits (docs/context-engine.md): free text
+// first, then history; `must_preserve` and open items are never touched. Null when even that is
+// not enough.
 import type { HandoffArtifact } from "./artifact";
 
 /*
