@@ -1,17 +1,14 @@
 // What the offline model knows: a pure fold over the prompt (user commands, carried-over handoff
-// briefs, its own compaction summaries) and the texts it writes from that (SPEC §3).
+// briefs, its own compaction summaries). The texts it writes from that: ./offline-replies.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
-import {
-  type HandoffArtifact,
-  handoffArtifactSchema,
-  type RemainingTask,
-} from "@/lib/handoff/artifact";
+import type { HandoffArtifact, RemainingTask } from "@/lib/handoff/artifact";
 import {
   CARRIED_OVER_CLOSE_TAG,
   CARRIED_OVER_OPEN_TAG,
   extractCarriedOverBlock,
 } from "@/lib/handoff/brief";
 import { parseHandoffMarkdown } from "@/lib/handoff/markdown";
+import { CONTINUE_INSTRUCTION, messageText } from "./offline-transcript";
 
 export interface DoneTask {
   /** Absent for work done outside a `todo` (a brief's completed_work, `done <free text>`). */
@@ -50,7 +47,7 @@ export const OFFLINE_COMPACT_MARKER = "[[baton:compact]]";
 /** First line of a compaction summary; the model reads its own summaries back by it. */
 export const OFFLINE_SUMMARY_HEADING = "Summary of earlier messages (offline demo model):";
 
-const SECTION = {
+export const SUMMARY_SECTION = {
   facts: "Facts:",
   decisions: "Decisions:",
   open: "Open tasks:",
@@ -74,8 +71,8 @@ const BRIEF_BLOCK = new RegExp(
 );
 
 // Artifact strings are capped at 20,000 characters by the schema; stay well inside it.
-const MAX_ITEM_CHARS = 4_000;
-const MAX_SUMMARY_CHARS = 2_000;
+export const MAX_ITEM_CHARS = 4_000;
+export const MAX_SUMMARY_CHARS = 2_000;
 
 type Keyword = "remember" | "decide" | "todo" | "done";
 type Command = { kind: Keyword; argument: string } | { kind: "query" };
@@ -91,13 +88,21 @@ export function parseCommand(text: string): Command | null {
   return null;
 }
 
+/** Where the first knowledge command of `text` starts, or null when it has none. */
+export function firstCommandIndex(text: string): number | null {
+  for (const match of text.matchAll(COMMAND)) {
+    if (match[3] || cleanArgument(match[2] ?? "")) return match.index;
+  }
+  return null;
+}
+
 function cleanArgument(raw: string): string {
   const end = SENTENCE_END.exec(raw);
   const sentence = end ? raw.slice(0, end.index) : raw;
   return clip(sentence.replace(TRAILING_PUNCTUATION, "").trim(), MAX_ITEM_CHARS);
 }
 
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -112,7 +117,7 @@ function pushUnique(list: string[], item: string): boolean {
   return true;
 }
 
-function union(...lists: readonly (readonly string[])[]): string[] {
+export function union(...lists: readonly (readonly string[])[]): string[] {
   const out: string[] = [];
   for (const list of lists) for (const item of list) pushUnique(out, item);
   return out;
@@ -127,14 +132,6 @@ export function excerpt(text: string, words: number): string {
 
 export function countWords(text: string): number {
   return text.trim().split(/\s+/).filter(Boolean).length;
-}
-
-function messageText(message: LanguageModelV3Prompt[number]): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .map((part) => (part.type === "text" ? part.text : ""))
-    .filter(Boolean)
-    .join("\n");
 }
 
 function readBrief(text: string): HandoffArtifact | null {
@@ -183,13 +180,13 @@ class KnowledgeBuilder implements OfflineKnowledge {
   readSummary(text: string): void {
     const start = text.indexOf(OFFLINE_SUMMARY_HEADING);
     if (start === -1) return;
-    let section: keyof typeof SECTION | undefined;
+    let section: keyof typeof SUMMARY_SECTION | undefined;
     const lines = text.slice(start + OFFLINE_SUMMARY_HEADING.length).split("\n");
     for (const raw of lines) {
       const line = raw.trim();
       if (line === "") continue;
-      const heading = (Object.keys(SECTION) as (keyof typeof SECTION)[]).find(
-        (key) => SECTION[key] === line,
+      const heading = (Object.keys(SUMMARY_SECTION) as (keyof typeof SUMMARY_SECTION)[]).find(
+        (key) => SUMMARY_SECTION[key] === line,
       );
       if (heading) {
         section = heading;
@@ -219,7 +216,8 @@ class KnowledgeBuilder implements OfflineKnowledge {
     // A brief or a summary inside a user message is context, not something the user said.
     const summaryAt = text.indexOf(OFFLINE_SUMMARY_HEADING);
     const own = summaryAt === -1 ? text : text.slice(0, summaryAt);
-    const stripped = own.replace(BRIEF_BLOCK, "").trim();
+    // The run loop's "continue the task" after a mid-run reset is no message of the user's.
+    const stripped = own.replace(BRIEF_BLOCK, "").replace(CONTINUE_INSTRUCTION, "").trim();
     // Context alone is no turn; an attachment-only message is one, answered as "no text".
     if (stripped === "") return text.trim() === "" ? NO_TEXT : null;
     const command = parseCommand(stripped);
@@ -301,7 +299,7 @@ export interface PromptReading {
  * assistant reply because the triggering user message moves to the next session. Without any
  * assistant reply, only the last user message is taken as the request.
  */
-function requestStart(prompt: LanguageModelV3Prompt): number {
+export function requestStart(prompt: LanguageModelV3Prompt): number {
   const lastReply = prompt.findLastIndex((m) => m.role === "assistant");
   if (lastReply !== -1) return lastReply + 1;
   const lastUser = prompt.findLastIndex((m) => m.role === "user");
@@ -343,156 +341,4 @@ export function readPrompt(
     }
   }
   return { knowledge, lastEvent };
-}
-
-/** Every fact the model can see, carried ones first. */
-export function allFacts(k: OfflineKnowledge): string[] {
-  return union(k.carried?.confirmed_facts ?? [], k.carried?.must_preserve ?? [], k.facts);
-}
-
-export function allDecisions(k: OfflineKnowledge): string[] {
-  return union(k.carried?.key_decisions ?? [], k.decisions);
-}
-
-function doneLabel(task: DoneTask): string {
-  return task.id ? `${task.id}: ${task.task}` : task.task;
-}
-
-function bulletList(items: readonly string[]): string[] {
-  return items.length ? items.map((item) => `- ${item}`) : ["- (none)"];
-}
-
-/** The `what do you know?` answer. */
-export function renderKnowledge(k: OfflineKnowledge): string {
-  const facts = allFacts(k);
-  const decisions = allDecisions(k);
-  if (facts.length + decisions.length + k.openTasks.length + k.doneTasks.length === 0) {
-    return "I don't know anything yet. Tell me with “remember …”, “decide …” or “todo …”.";
-  }
-  return [
-    "Here is everything I can see in this conversation.",
-    "",
-    "**Facts**",
-    ...bulletList(facts),
-    "",
-    "**Decisions**",
-    ...bulletList(decisions),
-    "",
-    "**Open tasks**",
-    ...bulletList(k.openTasks.map((t) => `${t.id}: ${t.task}`)),
-    "",
-    "**Done tasks**",
-    ...bulletList(k.doneTasks.map(doneLabel)),
-  ].join("\n");
-}
-
-/** A compaction summary, written so readPrompt can read it back after compaction. */
-export function renderSummary(k: OfflineKnowledge): string {
-  const section = (heading: string, items: readonly string[]) =>
-    items.length ? [heading, ...items.map((item) => `- ${item}`)] : [];
-  const digest = k.notes.length
-    ? `Other messages (${k.notes.length}): ${k.notes.map((n) => `“${excerpt(n, 8)}”`).join("; ")}`
-    : "Other messages: none.";
-  return [
-    OFFLINE_SUMMARY_HEADING,
-    ...section(SECTION.facts, allFacts(k)),
-    ...section(SECTION.decisions, allDecisions(k)),
-    ...section(
-      SECTION.open,
-      k.openTasks.map((t) => `${t.id}: ${t.task}`),
-    ),
-    ...section(SECTION.done, k.doneTasks.map(doneLabel)),
-    "",
-    digest,
-  ].join("\n");
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/**
- * The handoff built extractively from the prompt, merged over the carried brief so chained
- * resets keep everything: `remember` → confirmed_facts and must_preserve, `decide` →
- * key_decisions, `todo` → remaining_tasks, `done` → completed_work, other messages →
- * state_summary and last_completed_step.
- */
-export function buildArtifact(k: OfflineKnowledge): HandoffArtifact {
-  const carried = k.carried;
-  // Only the latest message is reflected: anything older survives a reset only through a command.
-  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 20)}”`);
-  const summary = [
-    `Offline demo session with ${plural(allFacts(k).length, "fact")}, ` +
-      `${plural(allDecisions(k).length, "decision")}, ${plural(k.openTasks.length, "open task")} ` +
-      `and ${plural(k.doneTasks.length, "done task")}.`,
-    recent.length ? `Latest message: ${recent.join("; ")}.` : "",
-    carried?.state_summary ? `Before that: ${carried.state_summary}` : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
-  const lastNote = k.notes.at(-1);
-  const firstOpen = k.openTasks[0];
-  return handoffArtifactSchema.parse({
-    goal: clip(carried?.goal || k.firstUserText || "", MAX_ITEM_CHARS),
-    state_summary: clip(summary, MAX_SUMMARY_CHARS),
-    completed_work: k.doneTasks.map((t) => t.task),
-    in_progress: carried?.in_progress ?? [],
-    remaining_tasks: k.openTasks,
-    key_decisions: allDecisions(k),
-    confirmed_facts: union(carried?.confirmed_facts ?? [], k.facts),
-    unknowns: carried?.unknowns ?? [],
-    must_preserve: union(carried?.must_preserve ?? [], k.facts),
-    files_modified: carried?.files_modified ?? [],
-    last_completed_step: lastNote
-      ? clip(`Replied to: ${lastNote}`, MAX_ITEM_CHARS)
-      : (carried?.last_completed_step ?? ""),
-    next_step: firstOpen ? `${firstOpen.id}: ${firstOpen.task}` : (carried?.next_step ?? ""),
-    needs_authorization: carried?.needs_authorization ?? [],
-  } satisfies HandoffArtifact);
-}
-
-/** The chat answer to the last user message. */
-export function renderReply(reading: PromptReading): string {
-  const event = reading.lastEvent;
-  if (event === null) {
-    return "Hi — I'm Baton's offline demo model. Try “remember …”, “todo …” or “what do you know?”.";
-  }
-  switch (event.kind) {
-    case "remember":
-      return event.known
-        ? `I already know that ${event.fact}.`
-        : `Noted — I'll remember that ${event.fact}.`;
-    case "decide":
-      return event.known
-        ? `That decision is already recorded: ${event.decision}.`
-        : `Decision recorded: ${event.decision}.`;
-    case "todo":
-      return event.known
-        ? `That is already task ${event.task.id}: ${event.task.task}.`
-        : `Added task ${event.task.id}: ${event.task.task}.`;
-    case "done":
-      switch (event.outcome) {
-        case "closed":
-          return `Marked ${event.task.id} as done: ${event.task.task}.`;
-        case "already_done":
-          return `Already done: ${doneLabel(event.task)}.`;
-        case "free_text":
-          return `Marked as done: ${event.task.task}.`;
-        case "unknown_id":
-          return `I don't see a task ${event.id} in this conversation.`;
-      }
-      break;
-    case "query":
-      return renderKnowledge(reading.knowledge);
-    case "no_text":
-      return "I can only read text, and your message has none: I'm the offline demo model.";
-    case "note": {
-      const words = countWords(event.text);
-      return (
-        `You said: “${excerpt(event.text, 12)}” (${plural(words, "word")}). I'm the offline ` +
-        "demo model: I understand remember, decide, todo, done and “what do you know?”."
-      );
-    }
-  }
-  return "";
 }

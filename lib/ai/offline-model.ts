@@ -1,71 +1,112 @@
 // `baton/local`: the offline demo model, a LanguageModelV3 with no weights and no network whose
-// output is a pure function of its prompt. Knowledge and texts: ./offline-knowledge.
+// output is a pure function of its prompt. It answers in text (./offline-knowledge,
+// ./offline-replies) or, for a tool command, takes the next tool step (./offline-agent); the
+// stream plumbing is in ./offline-stream.
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
   LanguageModelV3GenerateResult,
+  LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
-  SharedV3Warning,
 } from "@ai-sdk/provider";
 import { serverEnv } from "@/lib/env";
+import { decideToolStep } from "./offline-agent";
 import {
-  buildArtifact,
   OFFLINE_COMPACT_MARKER,
   readPrompt,
-  renderReply,
-  renderSummary,
+  requestStart,
   wantsCompaction,
 } from "./offline-knowledge";
+import { buildArtifact, readWorkFacts, renderReply, renderSummary } from "./offline-replies";
+import { abortError, sleep, splitWords, type TimedPart, timedStream } from "./offline-stream";
 import { OFFLINE_MODEL_ID } from "./registry";
-import { estimatePromptTokens, estimateTokens } from "./tokens";
+import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "./tokens";
 
-export { OFFLINE_COMPACT_MARKER };
+export { OFFLINE_COMPACT_MARKER, splitWords };
 
 export const OFFLINE_MODEL_NOTICE =
   "You are chatting with Baton's offline demo model: it runs without weights or network and " +
-  "only understands “remember …”, “decide …”, “todo …”, “done …” and “what do you know?”. " +
+  "only understands “remember …”, “decide …”, “todo …”, “done …” and “what do you know?”, " +
+  "and with the workspace tools “write <path>: <text>”, “read <path>”, “delete <path>”, " +
+  "“list files”, “plan: a; b; c” and “work through the plan”. " +
   "To connect a real model, set OPENAI_API_KEY, ANTHROPIC_API_KEY, or " +
   "OPENAI_COMPATIBLE_BASE_URL with OPENAI_COMPATIBLE_MODELS, and restart the server.";
 
 export const DEFAULT_LOCAL_DELAY_MS = 15;
+/** Words of a tool call's JSON input per tool-input-delta part. */
+export const TOOL_INPUT_WORDS_PER_DELTA = 8;
 const TEXT_ID = "text-0";
-const STOP = { unified: "stop", raw: "stop" } as const;
+const STOP: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
+const TOOL_CALLS: LanguageModelV3FinishReason = { unified: "tool-calls", raw: "tool_calls" };
 
-type Answer = { kind: "json" | "summary" | "reply"; text: string };
+type Answer =
+  | { kind: "json" | "summary" | "reply"; text: string }
+  | { kind: "tool-call"; toolCallId: string; toolName: string; input: string };
 
-function composeAnswer({ prompt, responseFormat }: LanguageModelV3CallOptions): Answer {
+/*
+ * A tool call id must be unique in the thread (spilled results are stored under it) yet a pure
+ * function of the prompt: a 53-bit hash of the prompt (cyrb53), which differs from step to step
+ * because every step's prompt holds the calls before it.
+ */
+function promptHash(prompt: LanguageModelV3Prompt): string {
+  const text = JSON.stringify(prompt);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+function composeAnswer(options: LanguageModelV3CallOptions): Answer {
+  const { prompt, responseFormat } = options;
   // generateText({output: Output.object(...)}), generateObject and streamObject all arrive as
   // responseFormat {type: "json", schema}; the only object this model knows is the handoff.
   if (responseFormat?.type === "json") {
     const { knowledge } = readPrompt(prompt, { structured: true });
-    return { kind: "json", text: JSON.stringify(buildArtifact(knowledge)) };
+    const start = requestStart(prompt);
+    const requestEnd = prompt.slice(0, start).findLastIndex((m) => m.role === "user");
+    const work = readWorkFacts(prompt, requestEnd, knowledge.carried);
+    return { kind: "json", text: JSON.stringify(buildArtifact(knowledge, work)) };
   }
   const reading = readPrompt(prompt);
   if (wantsCompaction(prompt)) return { kind: "summary", text: renderSummary(reading.knowledge) };
+  const step = decideToolStep(options);
+  if (step?.kind === "tool-call") {
+    return {
+      kind: "tool-call",
+      toolCallId: `call_local_${promptHash(prompt)}`,
+      toolName: step.toolName,
+      input: JSON.stringify(step.input),
+    };
+  }
+  if (step?.kind === "text") return { kind: "reply", text: step.text };
   return { kind: "reply", text: renderReply(reading) };
 }
 
-function usageOf(options: LanguageModelV3CallOptions, text: string): LanguageModelV3Usage {
-  const input = estimatePromptTokens(options.prompt, OFFLINE_MODEL_ID);
-  const output = estimateTokens(text, OFFLINE_MODEL_ID);
-  return {
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: output, text: output, reasoning: 0 },
-  };
+/** What the answer costs as output: its text, or a tool call's name and JSON input. */
+function outputText(answer: Answer): string {
+  return answer.kind === "tool-call" ? `${answer.toolName} ${answer.input}` : answer.text;
 }
 
-function warningsOf(options: LanguageModelV3CallOptions): SharedV3Warning[] {
-  return options.tools?.length
-    ? [
-        {
-          type: "unsupported",
-          feature: "tools",
-          details: "The offline demo model never calls tools.",
-        },
-      ]
-    : [];
+/** Input as providers count it: the prompt plus the tool definitions sent with it. */
+function usageOf(options: LanguageModelV3CallOptions, answer: Answer): LanguageModelV3Usage {
+  const input =
+    estimatePromptTokens(options.prompt, OFFLINE_MODEL_ID) +
+    toolDefinitionTokens(options.tools, OFFLINE_MODEL_ID);
+  const output = estimateTokens(outputText(answer), OFFLINE_MODEL_ID);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: answer.kind === "tool-call" ? 0 : output, reasoning: 0 },
+  };
 }
 
 /** Read per call, not at import, so tests and e2e can change them between calls. */
@@ -77,51 +118,35 @@ function handoffDelayMs(): number {
   return serverEnv().BATON_LOCAL_HANDOFF_DELAY_MS ?? 0;
 }
 
-/*
- * What fetch-based providers reject with when their signal fires, so callers need one check:
- * streamText turns an AbortError on an aborted signal into its `abort` part. A TimeoutError
- * (AbortSignal.timeout) passes through as is; any other reason becomes an AbortError.
- */
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && (reason.name === "AbortError" || reason.name === "TimeoutError")) {
-    return reason;
-  }
-  return new DOMException("This operation was aborted", "AbortError");
+function chunks(words: string[], size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += size) out.push(words.slice(i, i + size).join(""));
+  return out;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      if (signal) reject(abortError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** One word plus the whitespace after it per delta; leading whitespace joins the first word. */
-export function splitWords(text: string): string[] {
-  const words = text.match(/\S+\s*/g) ?? [];
-  const lead = text.length - text.trimStart().length;
-  if (words.length === 0) return text ? [text] : [];
-  if (lead > 0) words[0] = text.slice(0, lead) + words[0];
-  return words;
-}
-
-interface TimedPart {
-  delayMs: number;
-  part: LanguageModelV3StreamPart;
-}
-
+/** The parts of one answer, as a provider streams them: text word by word, or one tool call. */
 function planStream(options: LanguageModelV3CallOptions, answer: Answer): TimedPart[] {
-  const usage = usageOf(options, answer.text);
+  const usage = usageOf(options, answer);
+  const now = (part: LanguageModelV3StreamPart): TimedPart => ({ delayMs: 0, part });
+  const start = [
+    now({ type: "stream-start", warnings: [] }),
+    now({ type: "response-metadata", modelId: "local" }),
+  ];
+  if (answer.kind === "tool-call") {
+    const id = answer.toolCallId;
+    const deltas = chunks(splitWords(answer.input), TOOL_INPUT_WORDS_PER_DELTA).map((delta) => ({
+      delayMs: wordDelayMs(),
+      part: { type: "tool-input-delta", id, delta } as const,
+    }));
+    return [
+      ...start,
+      now({ type: "tool-input-start", id, toolName: answer.toolName }),
+      ...deltas,
+      now({ type: "tool-input-end", id }),
+      now({ type: "tool-call", toolCallId: id, toolName: answer.toolName, input: answer.input }),
+      now({ type: "finish", usage, finishReason: TOOL_CALLS }),
+    ];
+  }
   const deltas: TimedPart[] =
     answer.kind === "json"
       ? [
@@ -135,61 +160,25 @@ function planStream(options: LanguageModelV3CallOptions, answer: Answer): TimedP
           part: { type: "text-delta", id: TEXT_ID, delta },
         }));
   return [
-    { delayMs: 0, part: { type: "stream-start", warnings: warningsOf(options) } },
-    { delayMs: 0, part: { type: "response-metadata", modelId: "local" } },
-    { delayMs: 0, part: { type: "text-start", id: TEXT_ID } },
+    ...start,
+    now({ type: "text-start", id: TEXT_ID }),
     ...deltas,
-    { delayMs: 0, part: { type: "text-end", id: TEXT_ID } },
-    { delayMs: 0, part: { type: "finish", usage, finishReason: STOP } },
+    now({ type: "text-end", id: TEXT_ID }),
+    now({ type: "finish", usage, finishReason: STOP }),
   ];
 }
 
-/** A fresh stream per call: a ReadableStream can be read once, and retries call again. */
-function timedStream(
-  plan: TimedPart[],
-  signal: AbortSignal | undefined,
-): ReadableStream<LanguageModelV3StreamPart> {
-  let next = 0;
-  let settled = false;
-  let onAbort: (() => void) | undefined;
-  const detach = () => {
-    settled = true;
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
-  };
-  return new ReadableStream<LanguageModelV3StreamPart>({
-    start(controller) {
-      if (!signal) return;
-      // Error the stream the moment the signal fires, even while nobody is pulling.
-      onAbort = () => {
-        if (settled) return;
-        detach();
-        controller.error(abortError(signal));
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-    },
-    async pull(controller) {
-      const step = plan[next++];
-      if (step === undefined) {
-        detach();
-        controller.close();
-        return;
-      }
-      try {
-        await sleep(step.delayMs, signal);
-      } catch {
-        return; // onAbort has already errored the stream
-      }
-      if (settled) return;
-      controller.enqueue(step.part);
-      if (next === plan.length) {
-        detach();
-        controller.close();
-      }
-    },
-    cancel() {
-      detach();
-    },
-  });
+function contentOf(answer: Answer): LanguageModelV3Content[] {
+  return answer.kind === "tool-call"
+    ? [
+        {
+          type: "tool-call",
+          toolCallId: answer.toolCallId,
+          toolName: answer.toolName,
+          input: answer.input,
+        },
+      ]
+    : [{ type: "text", text: answer.text }];
 }
 
 class OfflineLanguageModel implements LanguageModelV3 {
@@ -206,10 +195,10 @@ class OfflineLanguageModel implements LanguageModelV3 {
       await sleep(handoffDelayMs(), signal);
     }
     return {
-      content: [{ type: "text", text: answer.text }],
-      finishReason: STOP,
-      usage: usageOf(options, answer.text),
-      warnings: warningsOf(options),
+      content: contentOf(answer),
+      finishReason: answer.kind === "tool-call" ? TOOL_CALLS : STOP,
+      usage: usageOf(options, answer),
+      warnings: [],
       response: { modelId: this.modelId },
     };
   }

@@ -1,7 +1,12 @@
 // Token accounting for context utilization (docs/context-engine.md): real BPE (o200k) for OpenAI
 // models, a calibrated single-pass estimate for everyone else. Both are O(text) and light on
 // allocation.
-import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ProviderTool,
+} from "@ai-sdk/provider";
 // The encoding-specific entry loads only the o200k ranks (~2.4 MB), not every encoding.
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { providerOf } from "./registry";
@@ -13,6 +18,11 @@ import { providerOf } from "./registry";
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const PROMPT_OVERHEAD_TOKENS = 3;
+/**
+ * Framing per tool definition (the wrapper object or namespace a provider renders each function
+ * in, beyond its name, description and schema text).
+ */
+export const TOOL_OVERHEAD_TOKENS = 8;
 /** Anthropic's documented upper bound for one image (≈1.15 megapixels / 750). */
 export const IMAGE_PART_TOKENS = 1_600;
 
@@ -203,5 +213,31 @@ export function estimateMessageTokens(message: LanguageModelV3Message, modelId: 
 export function estimatePromptTokens(prompt: LanguageModelV3Prompt, modelId: string): number {
   let total = PROMPT_OVERHEAD_TOKENS;
   for (const message of prompt) total += estimateMessageTokens(message, modelId);
+  return total;
+}
+
+/** A tool definition as a model call receives it (LanguageModelV3CallOptions.tools). */
+export type ToolDefinition = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool;
+
+/**
+ * What the tool definitions of a call cost in `modelId`'s context: providers send them with every
+ * step and count them as input. Per tool: its name, description and JSON input schema (a
+ * provider tool: its id and arguments) plus TOOL_OVERHEAD_TOKENS. Add it to
+ * estimatePromptTokens for the whole input of a call with tools.
+ */
+export function toolDefinitionTokens(
+  tools: readonly ToolDefinition[] | undefined,
+  modelId: string,
+): number {
+  let total = 0;
+  for (const tool of tools ?? []) {
+    total += TOOL_OVERHEAD_TOKENS + estimateTokens(tool.name, modelId);
+    if (tool.type === "function") {
+      total += estimateTokens(tool.description ?? "", modelId);
+      total += estimateJsonTokens(tool.inputSchema, modelId);
+    } else {
+      total += estimateTokens(tool.id, modelId) + estimateJsonTokens(tool.args, modelId);
+    }
+  }
   return total;
 }
