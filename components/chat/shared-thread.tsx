@@ -1,11 +1,17 @@
 "use client";
 // A shared thread, read-only: the same virtualized list, dividers, handoff cards and navigator
-// as the owner's view, paged through the share link; nothing here can change the thread.
-import { useCallback, useMemo, useState } from "react";
+// as the owner's view, paged through the share link; nothing here can change the thread. Pages
+// are opened with the opaque cursors the link hands out (see lib/chat/share-anchors.ts).
+import { useCallback, useMemo, useRef, useState } from "react";
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
+import {
+  ShareAnchors,
+  type SharedSessionSummary,
+  type SharedThreadPage,
+} from "@/lib/chat/share-anchors";
 import type { ChatMessage, SessionSummary } from "@/lib/chat/types";
 import { MessageList } from "./message-list";
-import { type FetchPage, fetchThreadPage, useThreadPages } from "./use-thread-pages";
+import { coverageOf, type FetchPage, fetchPageAt, useThreadPages } from "./use-thread-pages";
 
 export function SharedThread({
   token,
@@ -15,14 +21,10 @@ export function SharedThread({
 }: {
   token: string;
   initialMessages: ChatMessage[];
-  initialSessions: SessionSummary[];
-  olderCursor: number | null;
+  initialSessions: SharedSessionSummary[];
+  olderCursor: string | null;
 }) {
-  const [sessions, setSessions] = useState(initialSessions);
-  const fetchPage = useCallback<FetchPage>(
-    (query) => fetchThreadPage(`/share/${encodeURIComponent(token)}/messages`, query),
-    [token],
-  );
+  const [sessions, setSessions] = useState<SessionSummary[]>(initialSessions);
   const initial = useMemo(
     () => ({
       sessions: initialSessions,
@@ -31,6 +33,27 @@ export function SharedThread({
       newerCursor: null,
     }),
     [initialSessions, initialMessages, olderCursor],
+  );
+  const anchors = useRef<ShareAnchors | null>(null);
+  if (anchors.current === null) {
+    anchors.current = new ShareAnchors();
+    anchors.current.addSessions(initialSessions);
+    anchors.current.addPage(coverageOf({}, initial), initial);
+  }
+  const fetchPage = useCallback<FetchPage>(
+    async ({ limit, ...query }) => {
+      const known = anchors.current as ShareAnchors;
+      const params = known.params(query);
+      if (!params) throw new Error("This part of the thread cannot be opened.");
+      params.set("limit", String(limit));
+      const page = await fetchPageAt<SharedThreadPage>(
+        `/share/${encodeURIComponent(token)}/messages?${params}`,
+      );
+      known.addSessions(page.sessions);
+      known.addPage(coverageOf(query, page), page);
+      return page;
+    },
+    [token],
   );
   const pages = useThreadPages({ initial, fetchPage, onSessions: setSessions });
   const formatted = useMemo(() => {

@@ -14,8 +14,10 @@ export const PAGE_SIZE = 100;
 export interface ThreadPage {
   sessions: SessionSummary[];
   messages: ChatMessage[];
-  olderCursor: number | null;
-  newerCursor: number | null;
+  /** A seq (thread API) or an opaque cursor (shared view); null at the thread's start. */
+  olderCursor: number | string | null;
+  /** A seq (thread API) or an opaque cursor (shared view); null at the end. */
+  newerCursor: number | string | null;
   context?: ContextPart | null;
 }
 
@@ -26,7 +28,7 @@ export interface PageQuery {
 
 export type FetchPage = (query: PageQuery & { limit: number }) => Promise<ThreadPage>;
 
-/** Fetches a page from `base` (`/api/threads/<id>` or `/share/<token>/messages`). */
+/** Fetches a page of the thread API (`/api/threads/<id>`) by seq. */
 export async function fetchThreadPage(
   base: string,
   query: PageQuery & { limit: number },
@@ -34,14 +36,19 @@ export async function fetchThreadPage(
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.beforeSeq !== undefined) params.set("beforeSeq", String(query.beforeSeq));
   if (query.fromSeq !== undefined) params.set("fromSeq", String(query.fromSeq));
-  const response = await fetch(`${base}?${params}`, { cache: "no-store" });
+  return fetchPageAt(`${base}?${params}`);
+}
+
+/** GETs one page; a failed answer throws with the server's message. */
+export async function fetchPageAt<T = ThreadPage>(url: string): Promise<T> {
+  const response = await fetch(url, { cache: "no-store" });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as {
       error?: { message?: string };
     } | null;
     throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
   }
-  return (await response.json()) as ThreadPage;
+  return (await response.json()) as T;
 }
 
 /**

@@ -82,13 +82,16 @@ function KeyDecisions({ decisions }: { decisions: string[] }) {
   );
 }
 
-/** The JSON backup: the envelope and the artifact, in the shape the handoff API speaks. */
+/**
+ * The JSON backup: the envelope and the artifact, in the shape the handoff API speaks. A shared
+ * thread's card has no key, and its id is a stand-in (lib/chat/share.ts): both are left out.
+ */
 function backupOf(handoff: HandoffView) {
   return {
     schema_version: 1,
-    handoff_key: handoff.key,
+    handoff_key: handoff.key || undefined,
     revision: handoff.revision,
-    id: handoff.id,
+    id: handoff.key ? handoff.id : undefined,
     session_number: handoff.sessionNumber,
     created_at: handoff.createdAt,
     redactions: handoff.redactions,

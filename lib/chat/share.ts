@@ -1,13 +1,17 @@
 // Read-only shared threads: tokens, and the thread view a visitor gets — the owner's view with
-// secrets in message text masked (the same redaction as handoffs) and nothing private kept.
+// secrets in message text masked (the same redaction as handoffs), nothing private kept, and
+// every id of the thread's (messages, sessions, handoff key and content id) replaced by an
+// opaque stand-in under the link, with paging by cursors only that link opens (share-ids.ts).
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
 import { BatonError } from "@/lib/errors";
 import { redactText } from "@/lib/handoff/redact";
+import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";
+import { MAX_CURSOR_SEQ, type ShareIds, shareIds } from "./share-ids";
 import { loadThreadView } from "./thread-view";
-import type { ChatMessage, SessionSummary } from "./types";
+import type { ChatMessage, HandoffView, SessionSummary } from "./types";
 
 /** 32 random bytes, base64url: 256 bits, far past guessing. */
 export function newShareToken(): string {
@@ -16,6 +20,10 @@ export function newShareToken(): string {
 
 /** What a token looks like; anything else is answered 404 before touching the database. */
 export const shareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22,128}$/);
+
+export function shareNotFound(): BatonError {
+  return new BatonError("not_found:share", "This link does not exist or was revoked.");
+}
 
 export function sharePath(token: string): string {
   return `/share/${token}`;
@@ -45,60 +53,163 @@ export async function revokeShareLink({
   }
 }
 
-export interface SharedThreadView {
-  thread: { title: string; createdAt: string; updatedAt: string };
-  sessions: SessionSummary[];
-  messages: ChatMessage[];
-  olderCursor: number | null;
-  newerCursor: number | null;
-}
-
 type Part = ChatMessage["parts"][number];
 
-/** Parts a reader sees or the list needs to place sessions; tool calls and reasoning stay private. */
-function sharedPart(part: Part): Part | null {
-  switch (part.type) {
-    case "text":
-      return { ...part, text: redactText(part.text).text };
-    case "step-start":
-    case "data-session":
-    case "data-compaction":
-      return part;
-    case "data-context-reset":
-      // The handoff inside was redacted when it was written.
-      return part;
-    default:
-      return null;
+/** Every id a shared page carries, replaced by its stand-in under this link. */
+class SharedMapping {
+  constructor(readonly ids: ShareIds) {}
+
+  session(id: string): string;
+  session(id: string | undefined): string | undefined;
+  session(id: string | undefined): string | undefined {
+    return id === undefined ? undefined : this.ids.id("session", id);
+  }
+
+  message(id: string): string {
+    return this.ids.id("message", id);
+  }
+
+  /** Part ids name the session they belong to (`session-<id>`, `reset-<id>`); the list reads them. */
+  partId(id: string | undefined): string | undefined {
+    if (id === undefined) return undefined;
+    for (const prefix of ["session-", "reset-"]) {
+      if (id.startsWith(prefix))
+        return `${prefix}${this.ids.id("session", id.slice(prefix.length))}`;
+    }
+    return this.ids.id("part", id);
+  }
+
+  /**
+   * What the handoff card shows, without the handoff's key (for a session handoff, the thread
+   * id) or its content id (a hash naming the record): the card keys its open state by the stand-in.
+   */
+  handoff(handoff: HandoffView): HandoffView {
+    return {
+      key: "",
+      id: this.ids.id("handoff", handoff.id),
+      revision: handoff.revision,
+      sessionNumber: handoff.sessionNumber,
+      artifact: handoff.artifact,
+      markdown: handoff.markdown,
+      createdAt: handoff.createdAt,
+      redactions: handoff.redactions,
+    };
+  }
+
+  sessionSummary(session: SessionSummary): SharedSessionSummary {
+    return {
+      id: this.ids.id("session", session.id),
+      number: session.number,
+      model: session.model,
+      // A custom profile's id names a row of the owner's; the list never shows it.
+      profile: "",
+      trigger: session.trigger,
+      startedAt: session.startedAt,
+      endedAt: session.endedAt,
+      firstSeq: session.firstSeq,
+      messageCount: session.messageCount,
+      handoff: session.handoff ? this.handoff(session.handoff) : null,
+      cursor: session.firstSeq === null ? null : this.ids.cursor(session.firstSeq),
+    };
+  }
+
+  /**
+   * Parts a reader sees or the list needs to place sessions, rebuilt field by field so nothing
+   * else rides along; tool calls and reasoning stay private, text loses its provider metadata.
+   */
+  part(part: Part): Part | null {
+    switch (part.type) {
+      case "text":
+        return {
+          type: "text",
+          text: redactText(part.text).text,
+          ...(part.state ? { state: part.state } : {}),
+        };
+      case "step-start":
+        return { type: "step-start" };
+      case "data-session": {
+        const { id, number, model, trigger, startedAt } = part.data;
+        return {
+          type: "data-session",
+          id: this.partId(part.id),
+          data: { id: this.session(id), number, model, profile: "", trigger, startedAt },
+        };
+      }
+      case "data-compaction":
+        return {
+          type: "data-compaction",
+          id: this.partId(part.id),
+          data: { tokensBefore: part.data.tokensBefore, tokensAfter: part.data.tokensAfter },
+        };
+      case "data-context-reset": {
+        // The handoff inside was redacted when it was written.
+        const { event, sessionNumber, utilization, threshold, reason, handoff } = part.data;
+        return {
+          type: "data-context-reset",
+          id: this.partId(part.id),
+          data: {
+            event,
+            oldSessionId: this.session(part.data.oldSessionId),
+            newSessionId: this.session(part.data.newSessionId),
+            sessionNumber,
+            utilization,
+            threshold,
+            reason,
+            handoff: handoff ? this.handoff(handoff) : undefined,
+            movedMessageIds: part.data.movedMessageIds?.map((id) => this.message(id)),
+          },
+        };
+      }
+      default:
+        return null;
+    }
+  }
+
+  chatMessage(message: ChatMessage): ChatMessage {
+    const parts = message.parts.flatMap((part) => {
+      const kept = this.part(part);
+      return kept ? [kept] : [];
+    });
+    const { seq, sessionId, status, model, createdAt } = message.metadata ?? {};
+    return {
+      id: this.message(message.id),
+      role: message.role,
+      parts,
+      metadata: { seq, sessionId: this.session(sessionId), status, model, createdAt },
+    };
   }
 }
 
-export function sharedMessage(message: ChatMessage): ChatMessage {
-  const parts = message.parts.flatMap((part) => {
-    const kept = sharedPart(part);
-    return kept ? [kept] : [];
-  });
-  const { seq, sessionId, status, model, createdAt } = message.metadata ?? {};
-  return {
-    id: message.id,
-    role: message.role,
-    parts,
-    metadata: { seq, sessionId, status, model, createdAt },
-  };
+/** Where a cursor (plus skip) points; a 400 for a cursor of another link or a position past the end. */
+function positionOf(ids: ShareIds, cursor: string, skip: number): number {
+  const seq = ids.readCursor(cursor) + skip;
+  if (seq < 1 || seq > MAX_CURSOR_SEQ) {
+    throw new BatonError("bad_request:cursor", "The cursor and skip point past the thread.");
+  }
+  return seq;
 }
 
-/** A page of a shared thread for any visitor; null when the token opens nothing. */
+/**
+ * A page of a shared thread for any visitor, with no id of the thread's in it; null when the
+ * token opens nothing. Without a cursor, the newest page. Throws a 400 for a bad cursor.
+ */
 export async function loadSharedThreadView({
   token,
-  beforeSeq,
-  fromSeq,
+  before,
+  from,
+  skip = 0,
   limit,
 }: {
   token: string;
-  beforeSeq?: number;
-  fromSeq?: number;
+  before?: string;
+  from?: string;
+  skip?: number;
   limit?: number;
-}): Promise<SharedThreadView | null> {
+}): Promise<SharedThreadPage | null> {
   if (!shareTokenSchema.safeParse(token).success) return null;
+  const ids = shareIds(token);
+  const beforeSeq = before === undefined ? undefined : positionOf(ids, before, skip);
+  const fromSeq = from === undefined ? undefined : positionOf(ids, from, skip);
   const thread = await getSharedThreadByToken(token);
   if (!thread) return null;
   // The token is the visitor's capability; the owner's id scopes the queries to this thread's
@@ -112,15 +223,17 @@ export async function loadSharedThreadView({
     withContext: false,
   });
   if (!view) return null;
+  const mapping = new SharedMapping(ids);
   return {
     thread: {
       title: redactText(view.thread.title).text,
       createdAt: view.thread.createdAt,
       updatedAt: view.thread.updatedAt,
     },
-    sessions: view.sessions,
-    messages: view.messages.map(sharedMessage),
-    olderCursor: view.olderCursor,
-    newerCursor: view.newerCursor,
+    sessions: view.sessions.map((s) => mapping.sessionSummary(s)),
+    messages: view.messages.map((m) => mapping.chatMessage(m)),
+    // A page read forward covers from its `from` position: its older cursor stands there.
+    olderCursor: view.olderCursor === null ? null : ids.cursor(fromSeq ?? view.olderCursor),
+    newerCursor: view.newerCursor === null ? null : ids.cursor(view.newerCursor),
   };
 }

@@ -1,20 +1,24 @@
-// Pages of a shared thread for its read-only list (older pages, or a session's first page):
-// no session needed, the token is the capability.
-
-import { parseThreadPageQuery } from "@/lib/chat/page-query";
-import { loadSharedThreadView } from "@/lib/chat/share";
-import { BatonError, errorResponse } from "@/lib/errors";
+// Pages of a shared thread for its read-only list (older pages, a session's first page, or a
+// stretch the reader scrolled into), opened by cursors handed out under the same link. No
+// session needed: the token is the capability. A malformed token is a 404 like a revoked one;
+// a malformed cursor, or one of another link, is a 400.
+import { z } from "zod";
+import { loadSharedThreadView, shareNotFound, shareTokenSchema } from "@/lib/chat/share";
+import { sharePageQuerySchema } from "@/lib/chat/share-query";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, context: { params: Promise<{ token: string }> }) {
-  try {
-    const page = parseThreadPageQuery(request);
-    const { token } = await context.params;
-    const view = await loadSharedThreadView({ token, ...page });
-    if (!view) throw new BatonError("not_found:share", "This link does not exist or was revoked.");
+export const GET = route(
+  {
+    auth: "none",
+    params: z.object({ token: shareTokenSchema }),
+    paramsError: shareNotFound,
+    query: sharePageQuerySchema,
+  },
+  async ({ params, query }) => {
+    const view = await loadSharedThreadView({ token: params.token, ...query });
+    if (!view) throw shareNotFound();
     return Response.json(view, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
