@@ -23,6 +23,7 @@ const STATUS = {
   "not_found:session": 404,
   "not_found:share": 404,
   "not_found:token": 404,
+  "not_found:file": 404,
   "conflict:stale_revision": 409,
   "conflict:message": 409,
   "conflict:reset_committed": 409,

@@ -239,6 +239,17 @@ export function routeCases(victim: Victim, routes: RouteFile[] = listRouteFiles(
       const query = method === "GET" ? queryFor(route.pattern) : undefined;
       if (catchAll) {
         const { name } = catchAll;
+        if (route.pattern === "/api/threads/[id]/files/[...path]") {
+          cases.push({
+            route,
+            method,
+            label: `${method} ${route.pattern}`,
+            path: `${base}/notes/a.md`,
+            params: { ...params, [name]: ["notes", "a.md"] },
+            query,
+          });
+          continue;
+        }
         if (route.pattern !== "/api/auth/[...all]") {
           throw new Error(`${route.file}: no sample paths for [...${name}]`);
         }
@@ -284,6 +295,12 @@ export function isStateChanging(method: HttpMethod): boolean {
  */
 export function destructiveLast(cases: RouteCase[]): RouteCase[] {
   const rank = (c: RouteCase) =>
-    /sign-out|revoke-sessions|sign-in|sign-up/.test(c.label) ? 2 : c.method === "DELETE" ? 1 : 0;
+    /sign-out|revoke-sessions/.test(c.label)
+      ? 3
+      : /sign-in|sign-up/.test(c.label)
+        ? 2
+        : c.method === "DELETE"
+          ? 1
+          : 0;
   return [...cases].sort((a, b) => rank(a) - rank(b));
 }

@@ -7,81 +7,11 @@ import "server-only";
 import type { Tool } from "ai";
 import { getDb } from "@/db/client";
 import { writeFile } from "@/db/queries/workspace";
-import {
-  MAX_FILE_BYTES,
-  SPILL_PREVIEW_BYTES,
-  SPILL_THRESHOLD_BYTES,
-  truncateUtf8,
-  utf8Bytes,
-} from "@/lib/workspace/limits";
-import { TOOL_RESULTS_DIR } from "@/lib/workspace/paths";
-import { splitLines } from "@/lib/workspace/text";
+import { SPILL_THRESHOLD_BYTES, utf8Bytes } from "@/lib/workspace/limits";
 import type { ToolContext } from "./context";
+import { NEVER_SPILLED, planSpill, type SpilledResult, serializeResult } from "./spill-format";
 
-/** Tools whose output is never spilled (their output is bounded by design). */
-export const NEVER_SPILLED = new Set(["read_file"]);
-
-/** Spill files wrap long lines so that any line range stays small enough to read. */
-export const SPILL_LINE_CHARS = 1000;
-
-export interface SpilledResult {
-  spilled: true;
-  path: string;
-  /** Size of the full result as serialized, before any cut. */
-  bytes: number;
-  totalLines: number;
-  preview: string;
-  note: string;
-}
-
-/** The text a result is stored as: strings as they are, anything else as indented JSON. */
-export function serializeResult(output: unknown): string {
-  if (typeof output === "string") return output;
-  return JSON.stringify(output, null, 2) ?? String(output);
-}
-
-export function wrapLongLines(text: string, width = SPILL_LINE_CHARS): string {
-  return text
-    .split("\n")
-    .flatMap((line) => {
-      if (line.length <= width) return [line];
-      const parts: string[] = [];
-      for (let i = 0; i < line.length; i += width) parts.push(line.slice(i, i + width));
-      return parts;
-    })
-    .join("\n");
-}
-
-/** `.baton/results/<call-id>.txt`, the id reduced to characters safe in a path. */
-export function spillPath(toolCallId: string): string {
-  const id = toolCallId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120) || "result";
-  return `${TOOL_RESULTS_DIR}${id}.txt`;
-}
-
-/**
- * The spill file's content and what the model is told, computed without I/O: the stored text is
- * cut at the file size limit (the note says so).
- */
-export function planSpill(toolCallId: string, serialized: string) {
-  const bytes = utf8Bytes(serialized);
-  const wrapped = wrapLongLines(serialized);
-  const cut = utf8Bytes(wrapped) > MAX_FILE_BYTES;
-  const content = cut ? truncateUtf8(wrapped, MAX_FILE_BYTES) : wrapped;
-  const path = spillPath(toolCallId);
-  const totalLines = splitLines(content).length;
-  const note =
-    `The result was ${bytes} bytes, too large to show whole; it is stored in ${path} ` +
-    `(${totalLines} lines${cut ? `, cut at ${MAX_FILE_BYTES} bytes` : ""}). Shown above: the first ` +
-    `${SPILL_PREVIEW_BYTES} bytes. Read more with read_file {"path": "${path}", "startLine": N, "endLine": M}.`;
-  return {
-    path,
-    content,
-    bytes,
-    totalLines,
-    preview: truncateUtf8(serialized, SPILL_PREVIEW_BYTES),
-    note,
-  };
-}
+export type { SpilledResult } from "./spill-format";
 
 export type SpillInput = Pick<ToolContext, "userId" | "threadId" | "sessionId" | "runId" | "db"> & {
   toolName: string;
@@ -94,9 +24,10 @@ export type SpillInput = Pick<ToolContext, "userId" | "threadId" | "sessionId" |
 export async function spillLargeResult(input: SpillInput): Promise<unknown> {
   const { output, toolName, toolCallId } = input;
   if (NEVER_SPILLED.has(toolName)) return output;
-  const serialized = serializeResult(output);
-  if (utf8Bytes(serialized) <= (input.thresholdBytes ?? SPILL_THRESHOLD_BYTES)) return output;
-  const spill = planSpill(toolCallId, serialized);
+  // Measured as the provider is sent it (compact JSON); stored indented, for line ranges.
+  const sent = typeof output === "string" ? output : (JSON.stringify(output) ?? "");
+  if (utf8Bytes(sent) <= (input.thresholdBytes ?? SPILL_THRESHOLD_BYTES)) return output;
+  const spill = planSpill(toolCallId, serializeResult(output));
   const result: SpilledResult = {
     spilled: true,
     path: spill.path,

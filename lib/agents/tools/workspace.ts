@@ -84,7 +84,9 @@ function readWindow(
   const base = { ok: true as const, path, version, totalLines: total, bytes };
   if (startLine === undefined && endLine === undefined) {
     const whole = numberedWindow(lines, 1, total, READ_MAX_BYTES);
-    if (!whole.truncated) return { ...base, ...whole, content: whole.numbered };
+    if (!whole.truncated) {
+      return { ...base, startLine: 1, endLine: whole.endLine, content: whole.numbered };
+    }
     const preview = numberedWindow(lines, 1, total, READ_PREVIEW_BYTES);
     return {
       ...base,
