@@ -330,7 +330,7 @@ export function fuzzCases(cases: RouteCase[]): FuzzCase[] {
 export function failingChatBodies(
   existingMessageId: string,
 ): { label: string; body: unknown; expect: Expectation }[] {
-  const message = (text: string, id = randomUUID()) => ({
+  const message = (text: string, id: string = randomUUID()) => ({
     id,
     role: "user",
     parts: [{ type: "text", text }],
