@@ -139,6 +139,38 @@ describe("workspace tools", () => {
     });
   });
 
+  it("keeps the limit and the version numbers under concurrent writes", async () => {
+    const t = await createToolThread();
+    const now = new Date();
+    await db()
+      .insert(workspaceFiles)
+      .values(
+        Array.from({ length: MAX_FILES_PER_THREAD - 2 }, (_, i) => ({
+          threadId: t.threadId,
+          path: `bulk/${i}.md`,
+          content: "x",
+          size: 1,
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.call("write_file", { path: `new-${i}.md`, content: "x" }),
+      ),
+    );
+    expect(racing.filter((r) => r.ok).length).toBe(2);
+    expect(await countFiles(db(), t)).toBe(MAX_FILES_PER_THREAD);
+
+    const same = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.call("write_file", { path: "bulk/0.md", content: `take ${i}` }),
+      ),
+    );
+    expect(same.map((r) => r.version).sort()).toEqual([2, 3, 4, 5, 6]);
+  });
+
   it("edits only on exactly one match, naming the count otherwise", async () => {
     const t = await createToolThread();
     await t.call("write_file", { path: "a.md", content: "cat dog cat" });
