@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { sameOrigin } from "./pages/same-origin";
 
 async function signUp(page: Page): Promise<string> {
   await new ChatPage(page).openNew();
@@ -102,6 +103,7 @@ test("the continue list steps aside once a new chat starts, and grooming reports
   await chat.openNew();
   // A guest's browser session may write handoffs (every scope), but not create tokens.
   const written = await page.request.post("/api/handoffs", {
+    headers: sameOrigin(page),
     data: { key: "notes-1", artifact: { goal: "Sort the photos", state_summary: "Half done" } },
   });
   expect(written.status()).toBe(201);

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { sameOrigin } from "./pages/same-origin";
 
 test("another guest cannot see a thread, and no session means 401", async ({
   page,
@@ -29,6 +30,7 @@ test("another guest cannot see a thread, and no session means 401", async ({
     expect(await api.json()).toMatchObject({ error: { code: "not_found:thread" } });
     // Nor can it write into the thread through the chat endpoint.
     const post = await otherPage.request.post("/api/chat", {
+      headers: sameOrigin(otherPage),
       data: {
         id: threadId,
         trigger: "submit-message",

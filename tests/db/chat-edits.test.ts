@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listThreadMessages } from "@/db/queries/messages";
 import { getThread } from "@/db/queries/threads";
+import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { BatonError } from "@/lib/errors";
@@ -73,6 +74,26 @@ describe("editing a message", () => {
 
     expect(await conflictOf(startTurn(actor, threadId, "wipe", {}, last))).toBe("conflict:message");
     expect(await rows(threadId)).toEqual(before);
+  });
+
+  it("a refused first message leaves no thread behind", async () => {
+    const threadId = randomUUID();
+    const duplicate = randomUUID();
+    const refused = await conflictOf(
+      runChatTurn({
+        actor,
+        request: {
+          trigger: "submit-message",
+          id: threadId,
+          model: "openai:not-configured",
+          message: { id: duplicate, role: "user", parts: [{ type: "text", text: "hi" }] },
+        },
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(refused).toBe("bad_request:body");
+    expect(await getThread({ userId: actor.id, threadId })).toBeNull();
+    expect(await rows(threadId)).toEqual([]);
   });
 
   it("a new thread exists only with its first message", async () => {
