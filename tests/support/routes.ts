@@ -138,6 +138,24 @@ function authCalls(victim: Victim): { path: string; body?: unknown }[] {
   ];
 }
 
+/** Sample paths (and bodies) behind a catch-all segment, e.g. Better Auth's endpoints. */
+function catchAllCalls(
+  route: RouteFile,
+  method: HttpMethod,
+  name: string,
+  victim: Victim,
+): { path: string; body?: unknown }[] {
+  if (route.pattern === "/api/auth/[...all]") {
+    return method === "GET" ? [{ path: "get-session" }] : authCalls(victim);
+  }
+  if (route.pattern === "/api/threads/[id]/files/[...path]") {
+    return [{ path: "notes/a.md", body: method === "GET" ? undefined : {} }];
+  }
+  throw new Error(
+    `${route.file}: no sample paths for [...${name}]; add some in tests/support/routes.ts`,
+  );
+}
+
 function dynamicValue(route: RouteFile, index: number, name: string, victim: Victim): string {
   const before = route.segments[index - 1];
   const parent = before?.kind === "static" ? before.value : "";
@@ -214,6 +232,8 @@ function queryFor(pattern: string): Record<string, string> {
       return { project: "p", repo: "r", state: "prepared", limit: "20" };
     case "/api/handoffs/[key]":
       return { revision: "1" };
+    case "/api/threads/[id]/files/[...path]":
+      return { version: "1" };
     default:
       return {};
   }
@@ -239,22 +259,7 @@ export function routeCases(victim: Victim, routes: RouteFile[] = listRouteFiles(
       const query = method === "GET" ? queryFor(route.pattern) : undefined;
       if (catchAll) {
         const { name } = catchAll;
-        if (route.pattern === "/api/threads/[id]/files/[...path]") {
-          cases.push({
-            route,
-            method,
-            label: `${method} ${route.pattern}`,
-            path: `${base}/notes/a.md`,
-            params: { ...params, [name]: ["notes", "a.md"] },
-            query,
-          });
-          continue;
-        }
-        if (route.pattern !== "/api/auth/[...all]") {
-          throw new Error(`${route.file}: no sample paths for [...${name}]`);
-        }
-        const calls =
-          method === "GET" ? [{ path: "get-session", body: undefined }] : authCalls(victim);
+        const calls = catchAllCalls(route, method, name, victim);
         for (const call of calls) {
           cases.push({
             route,
