@@ -55,7 +55,8 @@ function failureText(result: ReadResult): string {
   if (result.status === "denied") {
     return result.message ? `the request was denied (${result.message})` : "the request was denied";
   }
-  return result.message || "the tool reported an error";
+  // Callers end the sentence themselves.
+  return (result.message || "the tool reported an error").trim().replace(/[.!?]+$/, "");
 }
 
 function lastCall(steps: ToolStep[], toolName: string): ToolStep | undefined {
@@ -282,10 +283,13 @@ function stepWork(ctx: Context): OfflineStep {
   const active = plan.find((item) => item.status === "in_progress");
   if (active) {
     const path = workNotePath(active.id);
-    // Written in this run → mark it done; otherwise (also after a reset) write it now: the note
-    // is a function of the item, so writing it again changes nothing but the version.
-    if (succeeded(ctx.steps, "write_file", path))
-      return call("update_plan", withStatus(plan, active.id, "done"));
+    // Its note written in this run, or (after a reset) listed by the carried brief: mark it done.
+    // Plan ids are never reused for another task, so a listed note belongs to this item.
+    // Otherwise write it (again): the note is a function of the item.
+    const written =
+      succeeded(ctx.steps, "write_file", path) ||
+      (ctx.continued && (ctx.brief?.files_modified ?? []).includes(path));
+    if (written) return call("update_plan", withStatus(plan, active.id, "done"));
     return call("write_file", { path, content: renderWorkNote(active.id, active.task) });
   }
   const next = plan.find((item) => item.status === "pending");

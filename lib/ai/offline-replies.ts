@@ -2,6 +2,7 @@
 // answer, compaction summaries and the handoff artifact (with the plan and files its prompt shows).
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
+import { LAST_USER_REQUEST_PREFIX } from "@/lib/handoff/merge";
 import {
   clip,
   countWords,
@@ -197,7 +198,10 @@ export function buildArtifact(
       byStatus("done").map(label),
     ),
     in_progress: union(
-      (carried?.in_progress ?? []).filter((t) => !stale(t)),
+      // The last user request is refreshed by the run at every reset, never carried.
+      (carried?.in_progress ?? []).filter(
+        (t) => !stale(t) && !t.startsWith(LAST_USER_REQUEST_PREFIX),
+      ),
       byStatus("in_progress").map(label),
     ),
     remaining_tasks: openTasks,
