@@ -417,7 +417,16 @@ export const threadPlans = pgTable("thread_plans", {
 });
 export type ThreadPlan = typeof threadPlans.$inferSelect;
 
-export type RunStatus = "running" | "completed" | "awaiting_approval" | "failed" | "stopped";
+export type RunStatus =
+  | "running"
+  | "completed"
+  | "awaiting_approval"
+  | "failed"
+  | "stopped"
+  /** The run used up its steps (the profile's max_steps). */
+  | "step_limit"
+  /** A reset the run needed could not help (failure_reason `thrash`). */
+  | "reset_failed";
 
 /** A run: one turn of model steps and tool calls, possibly spanning several sessions. */
 export const runs = pgTable(

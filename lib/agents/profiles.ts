@@ -19,7 +19,12 @@ export interface Profile {
   contextStrategy: StrategySetting;
   resetThreshold: number;
   compactThreshold: number;
+  /** Steps (model calls, each with its tool calls) one run may take, across its sessions. */
+  maxSteps: number;
 }
+
+/** A run's step limit when the profile sets none. */
+export const DEFAULT_MAX_STEPS = 25;
 
 export const DEFAULT_SYSTEM_PROMPT =
   "You are Baton, a helpful assistant for long-running work. Answer clearly and concisely. " +
@@ -37,6 +42,7 @@ export function defaultProfile(): Profile {
     contextStrategy: "auto",
     resetThreshold: env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD,
     compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
+    maxSteps: DEFAULT_MAX_STEPS,
   };
 }
 
@@ -60,6 +66,7 @@ export async function resolveProfile({
     systemPrompt: row.systemPrompt,
     model: row.model,
     contextStrategy: row.contextStrategy,
+    maxSteps: row.maxSteps > 0 ? row.maxSteps : DEFAULT_MAX_STEPS,
     ...(thresholds.success
       ? thresholds.data
       : { resetThreshold: DEFAULT_RESET_THRESHOLD, compactThreshold: DEFAULT_COMPACT_THRESHOLD }),

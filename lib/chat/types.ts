@@ -65,6 +65,8 @@ export interface ContextResetPart {
   handoff?: HandoffView;
   movedMessageIds?: string[];
   reason?: string;
+  /** Why a reset failed, for code: `thrash` (a new session filled up again within two steps). */
+  code?: "thrash";
 }
 
 export interface CompactionPart {

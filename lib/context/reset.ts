@@ -3,6 +3,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { convertToModelMessages } from "ai";
+import { getDb } from "@/db/client";
 import { getHandoffRevisionById } from "@/db/queries/handoffs";
 import {
   acquireResetLease,
@@ -11,8 +12,15 @@ import {
   getReset,
   getSessionById,
 } from "@/db/queries/resets";
+import { settleAwaitingRuns } from "@/db/queries/runs";
+import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, ThreadReset } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
+import {
+  denyPendingApprovals,
+  describePendingCall,
+  pendingApprovalsOf,
+} from "@/lib/agents/tool-parts";
 import { estimateTokens } from "@/lib/ai/tokens";
 import { messageText } from "@/lib/chat/request";
 import type { ContextResetPart, HandoffView, SessionTrigger } from "@/lib/chat/types";
@@ -22,6 +30,8 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { trimArtifactToFit } from "@/lib/handoff/trim";
 import { writeHandoffArtifact } from "./handoff-writer";
+import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
+import { messageTokenCount } from "./message-tokens";
 import { handoffViewOf, loadSessionContext, systemPromptFor } from "./session-context";
 
 export type ResetOutcome =
@@ -51,8 +61,20 @@ export interface ResetInput {
   contextTokens: number;
   contextWindow: number;
   utilization: number;
+  /**
+   * Set when the reset happens between two steps of a run: the handoff's `next_step` is then the
+   * step in flight, and the fit check counts what the continuing prompt adds.
+   */
+  midRun?: {
+    /** Tokens the next session's prompt holds beyond system and moved messages (tools, …). */
+    extraTokens: number;
+  };
   emit?: (part: ContextResetPart) => void;
 }
+
+/** What a call that was awaiting approval at a reset reads as its result. */
+export const NOT_RUN_AT_RESET =
+  "Not run: the session ended (context reset) before this call was approved. Resuming is not permission: it must be asked for again in the new session.";
 
 async function committedOutcome(
   userId: string,
@@ -100,23 +122,36 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
   emit({ event: "input_blocked", ...base });
 
   try {
-    const ctx = await loadSessionContext({ userId, threadId, session: from, profile });
+    const [ctx, filesModified] = await Promise.all([
+      loadSessionContext({ userId, threadId, session: from, profile }),
+      listTouchedPaths(getDb(), { userId, threadId, sessionId: from.id }),
+    ]);
     const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
     const written = await writeHandoffArtifact({
       model: input.model,
       system: ctx.system,
-      messages: await convertToModelMessages(ctx.history),
+      messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
       previous: ctx.brief?.artifact ?? null,
       userTexts,
-      filesTouched: [],
+      filesTouched: filesModified,
       lastUserRequest: userTexts.at(-1),
     });
-    const redacted = redactArtifact(written.artifact);
+    // Facts from the run, never from the model: they override what it wrote.
+    const withFacts = applyRunFacts(written.artifact, {
+      filesModified,
+      plan: ctx.plan,
+      stepInFlight: input.midRun ? stepInFlightOf(ctx.plan, userTexts.at(-1)) : null,
+      pendingCalls: ctx.rows.flatMap((m) => pendingApprovalsOf(m.parts).map(describePendingCall)),
+    });
+    const redacted = redactArtifact(withFacts);
 
     // Session N+1 must start below the reset threshold, or it would reset again at once.
     const budget = profile.resetThreshold * input.contextWindow;
+    const extra = input.midRun?.extraTokens ?? 0;
     const fits = (artifact: HandoffArtifact) =>
-      estimatePromptTokens(profile, artifact, from.number, input.modelId) + input.movedTokens <
+      estimatePromptTokens(profile, artifact, from.number, input.modelId, ctx.workspace) +
+        input.movedTokens +
+        extra <
       budget;
     let artifact = redacted.artifact;
     if (!fits(artifact)) {
@@ -174,6 +209,17 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
       revisionId: committed.handoffRevisionId,
     });
     if (!rev) throw new Error("committed handoff revision not found");
+    // A run parked on an approval in session N will not get its answer: its calls read as
+    // denied (not run), and the handoff listed them in needs_authorization.
+    await settleAwaitingRuns({
+      userId,
+      threadId,
+      failureReason: "session_ended",
+      settle: (message) => {
+        const parts = denyPendingApprovals(message.parts, NOT_RUN_AT_RESET);
+        return { parts, tokenCount: messageTokenCount(parts, input.modelId) };
+      },
+    });
     const outcome = {
       kind: "committed" as const,
       session: committed.session,
@@ -212,6 +258,7 @@ function estimatePromptTokens(
   artifact: HandoffArtifact,
   fromNumber: number,
   modelId: string,
+  workspace: string,
 ): number {
   const system = systemPromptFor(
     profile,
@@ -226,6 +273,7 @@ function estimatePromptTokens(
       redactions: [],
     },
     null,
+    workspace,
   );
   return estimateTokens(system, modelId);
 }

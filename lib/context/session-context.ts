@@ -6,6 +6,7 @@ import { listSessionMessages } from "@/db/queries/messages";
 import { sumTokensSince } from "@/db/queries/resets";
 import type { ChatSession, HandoffRevision, Message } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
+import { loadWorkspacePromptContext } from "@/lib/agents/tools/prompt-context";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { messageText } from "@/lib/chat/request";
@@ -13,6 +14,7 @@ import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
+import type { PlanItem } from "@/lib/workspace/plan-items";
 import { computeUtilization, sessionContextTokens } from "./policy";
 
 export const SUMMARY_OPEN_TAG = "<compacted-summary>";
@@ -35,6 +37,10 @@ export interface SessionContext {
   session: ChatSession;
   system: string;
   brief: HandoffView | null;
+  /** The thread's plan, rendered into `system` with the workspace's file list. */
+  plan: PlanItem[];
+  /** The plan and file-list blocks of `system` ("" when the thread has neither). */
+  workspace: string;
   /** Stored rows the model sees, in order. */
   rows: Message[];
   history: ChatMessage[];
@@ -44,10 +50,16 @@ function isEmptyPartial(m: Message): boolean {
   return m.role === "assistant" && m.status !== "complete" && messageText(m.parts).length === 0;
 }
 
+/**
+ * The system prompt of a session's model calls: the profile's prompt, the carried-over handoff,
+ * the thread's plan and file list (`workspace`, read fresh for every call since tools change it)
+ * and a compaction summary.
+ */
 export function systemPromptFor(
   profile: Profile,
   brief: HandoffView | null,
   summary: string | null,
+  workspace = "",
 ) {
   const blocks = [profile.systemPrompt];
   if (brief) {
@@ -58,6 +70,7 @@ export function systemPromptFor(
       }),
     );
   }
+  if (workspace) blocks.push(workspace);
   if (summary) blocks.push(`${SUMMARY_OPEN_TAG}\n${summary}\n${SUMMARY_CLOSE_TAG}`);
   return blocks.join("\n\n");
 }
@@ -79,11 +92,12 @@ export async function loadSessionContext({
   profile: Profile;
   answering?: string[];
 }): Promise<SessionContext> {
-  const [all, rev] = await Promise.all([
+  const [all, rev, workspace] = await Promise.all([
     listSessionMessages({ userId, threadId, sessionId: session.id }),
     session.handoffRevisionId
       ? getHandoffRevisionById({ ownerId: userId, revisionId: session.handoffRevisionId })
       : Promise.resolve(null),
+    loadWorkspacePromptContext({ userId, threadId }),
   ]);
   const brief = rev ? handoffViewOf(rev, rev.handoffKey) : null;
   const answeringSet = new Set(answering);
@@ -97,8 +111,10 @@ export async function loadSessionContext({
   );
   return {
     session,
-    system: systemPromptFor(profile, brief, session.summary),
+    system: systemPromptFor(profile, brief, session.summary, workspace.text),
     brief,
+    plan: workspace.plan,
+    workspace: workspace.text,
     rows,
     history: rows.map(toChatMessage),
   };
@@ -114,15 +130,22 @@ export async function measureContext({
   system,
   modelId,
   profile,
+  toolTokens = 0,
 }: {
   session: ChatSession;
   system: string;
   modelId: string;
   profile: Profile;
+  /**
+   * The tool definitions the next call sends. Providers count them as input, so a reported
+   * figure already holds them; only the estimate made without one must add them.
+   */
+  toolTokens?: number;
 }): Promise<ContextPart> {
   const reported = session.lastInputTokens;
   const base =
-    reported ?? PROMPT_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS + estimateTokens(system, modelId);
+    reported ??
+    PROMPT_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS + estimateTokens(system, modelId) + toolTokens;
   const since = await sumTokensSince({
     sessionId: session.id,
     afterSeq: reported === null ? 0 : (session.lastInputSeq ?? 0),

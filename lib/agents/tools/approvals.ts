@@ -2,7 +2,9 @@
 // approved call; a grant written with the same answer ("Allow for this session") would make
 // that check say "no approval needed", which the SDK turns into a denial. The calls answered in
 // this request therefore always count as needing (and having) approval.
-import type { ToolSet } from "ai";
+import type { Tool, ToolSet } from "ai";
+
+type ApprovalCheck = Exclude<Tool["needsApproval"], boolean | undefined>;
 
 export function withAnsweredApprovals<T extends ToolSet>(
   tools: T,
@@ -12,14 +14,13 @@ export function withAnsweredApprovals<T extends ToolSet>(
   const out: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const check = tool.needsApproval;
-    out[name] =
-      typeof check === "function"
-        ? {
-            ...tool,
-            needsApproval: (input, options) =>
-              approvedCallIds.has(options.toolCallId) ? true : check(input, options),
-          }
-        : tool;
+    if (typeof check !== "function") {
+      out[name] = tool;
+      continue;
+    }
+    const needsApproval: ApprovalCheck = (input, options) =>
+      approvedCallIds.has(options.toolCallId) ? true : check(input, options);
+    out[name] = { ...tool, needsApproval };
   }
   return out as T;
 }

@@ -1,0 +1,157 @@
+// What a run's next model call sees and how full that is: the session's context loaded and
+// measured in one place (before a call), and the per-step reading after each step — the step's
+// provider-reported input tokens plus an estimate of what the step added, O(step) each time.
+import "server-only";
+import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import type { ChatSession } from "@/db/schema";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import type { ContextPart } from "@/lib/chat/types";
+import { computeUtilization } from "@/lib/context/policy";
+import {
+  loadSessionContext,
+  measureContext,
+  type SessionContext,
+} from "@/lib/context/session-context";
+import type { Profile } from "./profiles";
+
+/** The user-role line that follows the moved request in a session a run continues in. */
+export const CONTINUE_INSTRUCTION = "Continue the task from the carried-over context.";
+
+export interface RunScope {
+  userId: string;
+  threadId: string;
+  profile: Profile;
+  modelId: string;
+}
+
+export interface SessionView {
+  ctx: SessionContext;
+  context: ContextPart;
+  /** The prompt's messages (system aside), ready for streamText. */
+  messages: ModelMessage[];
+}
+
+/**
+ * Loads a session for the run's next call and measures it. `continued`: the run carries on in
+ * this session after a reset, so the prompt gets CONTINUE_INSTRUCTION right after the user
+ * messages the reset moved (the request), before the session's own work.
+ */
+export async function viewSession(
+  scope: RunScope,
+  session: ChatSession,
+  {
+    answering = [],
+    continued = false,
+    tools,
+    toolTokens,
+  }: { answering?: string[]; continued?: boolean; tools?: ToolSet; toolTokens: number },
+): Promise<SessionView> {
+  const { userId, threadId, profile, modelId } = scope;
+  const ctx = await loadSessionContext({ userId, threadId, session, profile, answering });
+  const context = await measureContext({
+    session,
+    system: ctx.system,
+    modelId,
+    profile,
+    toolTokens: toolTokens + (continued ? continueTokens(modelId) : 0),
+  });
+  // Calls still awaiting an answer are left out: a provider needs a result for every call.
+  const messages = await convertToModelMessages(ctx.history, {
+    tools,
+    ignoreIncompleteToolCalls: true,
+  });
+  return { ctx, context, messages: continued ? withContinueLine(messages) : messages };
+}
+
+function continueTokens(modelId: string): number {
+  return MESSAGE_OVERHEAD_TOKENS + estimateTokens(CONTINUE_INSTRUCTION, modelId);
+}
+
+function withContinueLine(messages: ModelMessage[]): ModelMessage[] {
+  const firstOwn = messages.findIndex((m) => m.role !== "user");
+  const at = firstOwn === -1 ? messages.length : firstOwn;
+  return [
+    ...messages.slice(0, at),
+    { role: "user", content: CONTINUE_INSTRUCTION },
+    ...messages.slice(at),
+  ];
+}
+
+type StepContent = StepResult<ToolSet>["content"];
+
+const json = (value: unknown) => (value === undefined ? "" : (JSON.stringify(value) ?? ""));
+
+/** What one step adds to the next call's prompt: its output and its tool results. */
+export function estimateStepTokens(content: StepContent, modelId: string): number {
+  let total = MESSAGE_OVERHEAD_TOKENS;
+  let results = false;
+  for (const part of content) {
+    switch (part.type) {
+      case "text":
+      case "reasoning":
+        total += estimateTokens(part.text, modelId);
+        break;
+      case "tool-call":
+        total += estimateTokens(part.toolName, modelId) + estimateTokens(json(part.input), modelId);
+        break;
+      case "tool-result":
+        results = true;
+        total +=
+          estimateTokens(part.toolName, modelId) + estimateTokens(json(part.output), modelId);
+        break;
+      case "tool-error":
+        results = true;
+        total +=
+          estimateTokens(part.toolName, modelId) + estimateTokens(String(part.error), modelId);
+        break;
+      case "tool-approval-request":
+        total += 2;
+        break;
+    }
+  }
+  return results ? total + MESSAGE_OVERHEAD_TOKENS : total;
+}
+
+/**
+ * The context after each step of one streamText call. The step's reported input covers the
+ * whole prompt it was sent (tool definitions included); what the step produced is estimated.
+ * A step without reported usage builds on the previous reading, so nothing is counted twice.
+ */
+export class StepMeter {
+  private tokens: number;
+  private readonly readings = new Map<number, ContextPart>();
+  private last: ContextPart;
+
+  constructor(
+    private readonly before: ContextPart,
+    private readonly modelId: string,
+  ) {
+    this.tokens = before.inputTokens;
+    this.last = before;
+  }
+
+  /** The reading after `step` (memoized: onStepFinish and stopWhen both ask). */
+  after(step: Pick<StepResult<ToolSet>, "stepNumber" | "usage" | "content">): ContextPart {
+    const known = this.readings.get(step.stepNumber);
+    if (known) return known;
+    const reported = step.usage.inputTokens;
+    const base = reported !== undefined && reported > 0 ? reported : this.tokens;
+    this.tokens = base + estimateStepTokens(step.content, this.modelId);
+    const reading = {
+      ...this.before,
+      inputTokens: this.tokens,
+      utilization: computeUtilization({
+        contextTokens: this.tokens,
+        contextWindow: this.before.contextWindow,
+      }),
+    };
+    this.readings.set(step.stepNumber, reading);
+    this.last = reading;
+    return reading;
+  }
+
+  /** The latest reading (the one before the call when no step has finished). */
+  get current(): ContextPart {
+    return this.last;
+  }
+}

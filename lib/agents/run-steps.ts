@@ -1,0 +1,118 @@
+// One stretch of a run inside one session: a streamText call over the session's prompt with the
+// run's tools, measured after every step. A custom stop condition ends it between two steps when
+// the context reaches the reset threshold, so the run can reset and go on with a fresh call.
+import "server-only";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
+import type { ChatMessage, ContextPart } from "@/lib/chat/types";
+import { type SessionView, StepMeter } from "./run-context";
+import type { RunOutput } from "./run-output";
+
+export type LegEnd =
+  /** The model answered without asking for more tool calls. */
+  | "done"
+  /** Stopped between two steps at the reset threshold. */
+  | "threshold"
+  /** The run used up its steps. */
+  | "step_limit"
+  /** A call awaits the user's approval. */
+  | "approval"
+  | "aborted"
+  | "failed";
+
+export interface LegInput {
+  model: LanguageModelV3;
+  modelId: string;
+  view: SessionView;
+  tools: ToolSet;
+  /** Steps this call may take (what is left of the run's limit; at least 1). */
+  maxSteps: number;
+  signal: AbortSignal;
+  out: RunOutput;
+  /** Whether a reading after a step should end the call for a reset. */
+  wantsReset: (reading: ContextPart) => boolean;
+  /** The system prompt as it should be now (the plan and files change while the run works). */
+  currentSystem: () => Promise<string>;
+  /** After every step, with the step's reading. */
+  onStep: (reading: ContextPart) => Promise<void>;
+}
+
+export interface LegResult {
+  end: LegEnd;
+  steps: number;
+  /** The context after the last step (or before the call, when no step finished). */
+  reading: ContextPart;
+}
+
+const MODEL_FAILED = "The model failed to answer. Try again.";
+
+export async function streamLeg(input: LegInput): Promise<LegResult> {
+  const { out, view } = input;
+  const meter = new StepMeter(view.context, input.modelId);
+  let steps = 0;
+  let last: StepResult<ToolSet> | undefined;
+  let thresholdHit = false;
+  let failed = false;
+  let system = view.ctx.system;
+
+  const result = streamText({
+    model: input.model,
+    system,
+    messages: view.messages,
+    tools: input.tools,
+    abortSignal: input.signal,
+    stopWhen: [
+      stepCountIs(input.maxSteps),
+      ({ steps: done }) => {
+        const step = done.at(-1);
+        // Out of steps, the run ends anyway: the next turn's own check resets if needed.
+        if (!step || done.length >= input.maxSteps) return false;
+        thresholdHit = input.wantsReset(meter.after(step));
+        return thresholdHit;
+      },
+    ],
+    prepareStep: async ({ stepNumber }) => {
+      if (stepNumber === 0) return undefined;
+      const next = await input.currentSystem();
+      if (next === system) return undefined;
+      system = next;
+      return { system };
+    },
+    onStepFinish: async (step) => {
+      steps++;
+      last = step;
+      const reading = meter.after(step);
+      out.writeContext(reading);
+      await input.onStep(reading);
+    },
+    onError: ({ error }) => {
+      failed = true;
+      console.error("[baton] model call failed", error);
+    },
+  });
+
+  let aborted = false;
+  // Forwarded chunk by chunk so whatever the run writes next follows the call's last chunk.
+  for await (const chunk of result.toUIMessageStream<ChatMessage>({
+    sendStart: false,
+    sendFinish: false,
+    onError: () => MODEL_FAILED,
+  })) {
+    if (chunk.type === "abort") aborted = true;
+    if (chunk.type === "error") failed = true;
+    out.write(chunk);
+  }
+
+  const reading = meter.current;
+  if (aborted || input.signal.aborted) return { end: "aborted", steps, reading };
+  if (failed) return { end: "failed", steps, reading };
+  const step = last as StepResult<ToolSet> | undefined;
+  if (step?.content.some((p) => p.type === "tool-approval-request")) {
+    return { end: "approval", steps, reading };
+  }
+  if (thresholdHit) return { end: "threshold", steps, reading };
+  if (step?.finishReason === "tool-calls" && steps >= input.maxSteps) {
+    return { end: "step_limit", steps, reading };
+  }
+  return { end: "done", steps, reading };
+}

@@ -1,0 +1,453 @@
+// A run: the model's steps and tool calls answering one request, in one UI message stream, over
+// as many sessions as it needs. The loop is: enter a session → stream a leg (streamText until it
+// answers, hits the step limit, asks for approval or fills the context) → store what the leg
+// produced → end the run, or reset between two steps and go on in the next session.
+import "server-only";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import {
+  consumeStream,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  type ToolSet,
+  type UIMessageStreamWriter,
+} from "ai";
+import { appendMessage, getMessage, updateMessage } from "@/db/queries/messages";
+import { finishRun, recordRunProgress, startRun } from "@/db/queries/runs";
+import { recordSessionUsage } from "@/db/queries/sessions";
+import { listSessionGrants } from "@/db/queries/tool-grants";
+import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
+import { toolSetTokens } from "@/lib/ai/tool-definitions";
+import type { Actor } from "@/lib/auth/server";
+import { toChatMessage } from "@/lib/chat/stored-message";
+import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
+import { messageTokenCount } from "@/lib/context/message-tokens";
+import { decideContextAction } from "@/lib/context/policy";
+import { systemPromptFor } from "@/lib/context/session-context";
+import { BatonError } from "@/lib/errors";
+import type { Profile } from "./profiles";
+import { CONTINUE_INSTRUCTION, type RunScope, type SessionView, viewSession } from "./run-context";
+import { RunOutput } from "./run-output";
+import { resetBetweenSteps } from "./run-reset";
+import { currentSessionOr, prepareFirstCall, sessionAfterWaiting } from "./run-session";
+import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
+import { createBuiltinTools } from "./tools";
+import { withAnsweredApprovals } from "./tools/approvals";
+import { loadWorkspacePromptContext } from "./tools/prompt-context";
+
+type Writer = UIMessageStreamWriter<ChatMessage>;
+
+export interface RunRequest {
+  actor: Actor;
+  threadId: string;
+  profile: Profile;
+  modelId: string;
+  model: LanguageModelV3;
+  signal: AbortSignal;
+  /** The user message the run answers. */
+  request: Message;
+  /** The session the request was stored in. */
+  session: ChatSession;
+  /** The request was stored as queued behind another request's reset of `session`. */
+  queued: boolean;
+  /** An approval answer: the run goes on in its stored message with these calls approved. */
+  resume?: { run: Run; message: Message; approvedCallIds: ReadonlySet<string> };
+}
+
+/** A new session reaching the threshold within this many of its steps stops the run. */
+export const THRASH_STEPS = 2;
+
+const THRASH_REASON =
+  "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
+
+const STATUS_OF: Record<LegEnd, { run: Exclude<RunStatus, "running">; message: MessageStatus }> = {
+  done: { run: "completed", message: "complete" },
+  step_limit: { run: "step_limit", message: "complete" },
+  approval: { run: "awaiting_approval", message: "complete" },
+  threshold: { run: "completed", message: "complete" },
+  aborted: { run: "stopped", message: "partial" },
+  failed: { run: "failed", message: "error" },
+};
+
+export function streamRun(input: RunRequest): Response {
+  const stream = createUIMessageStream<ChatMessage>({
+    execute: async ({ writer }) => {
+      await new RunLoop(input, writer).run();
+    },
+    onError: (error) => {
+      console.error("[baton] run failed", error);
+      return error instanceof BatonError ? error.message : "The model failed to answer. Try again.";
+    },
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    // Tee the stream and drain one copy here so the run goes on if the client goes away.
+    consumeSseStream: ({ stream: copy }) => consumeStream({ stream: copy }),
+  });
+}
+
+class RunLoop {
+  private readonly scope: RunScope;
+  private readonly out: RunOutput;
+  /** The id of the one UI message the client sees for the whole run. */
+  private readonly liveId: string;
+  private session: ChatSession;
+  /** The stored assistant message the current leg streams into. */
+  private message: Message | null = null;
+  private runRow: Run | null = null;
+  private stepCount = 0;
+  /** Steps of this run in the current session, and whether a reset of this run began it. */
+  private sessionSteps = 0;
+  private enteredByReset = false;
+  private resetFailed = false;
+  private continued = false;
+  private answering: string[] = [];
+  private toolTokens: number | null = null;
+  private metadata: MessageMetadata | null = null;
+
+  constructor(
+    private readonly input: RunRequest,
+    private readonly writer: Writer,
+  ) {
+    this.scope = {
+      userId: input.actor.id,
+      threadId: input.threadId,
+      profile: input.profile,
+      modelId: input.modelId,
+    };
+    this.session = input.session;
+    const initial: ChatMessage = input.resume
+      ? toChatMessage(input.resume.message)
+      : { id: crypto.randomUUID(), role: "assistant", parts: [] };
+    this.out = new RunOutput(writer, initial);
+    this.liveId = initial.id;
+  }
+
+  async run(): Promise<void> {
+    this.writer.write({
+      type: "start",
+      messageId: this.liveId,
+      messageMetadata: { model: this.input.modelId },
+    });
+    let end: LegEnd = "failed";
+    try {
+      let view = this.input.resume ? await this.resumeRun() : await this.startRun();
+      for (;;) {
+        const leg = await this.streamLeg(view);
+        end = leg.end;
+        await this.storeLeg(leg);
+        if (leg.end !== "threshold" && !(leg.end === "approval" && this.wantsReset(leg.reading))) {
+          break;
+        }
+        if (this.enteredByReset && this.sessionSteps <= THRASH_STEPS) {
+          await this.stopForThrash(leg.reading);
+          return;
+        }
+        const next = await this.resetBetweenSteps(leg);
+        if (next === "approval") {
+          end = "approval";
+          break;
+        }
+        view = next;
+      }
+      await this.finish(end);
+    } catch (error) {
+      // Keep what was streamed, marked as failed, before the stream reports the error.
+      const recorded = await this.out.close().catch(() => null);
+      if (recorded) await this.storeMessage(recorded, "error").catch(() => undefined);
+      await this.endRun("failed", "error").catch(() => undefined);
+      throw error;
+    }
+  }
+
+  // ── entering the run ──
+
+  private async startRun(): Promise<SessionView> {
+    const { request } = this.input;
+    if (this.input.queued) {
+      this.out.write({
+        type: "data-queued",
+        id: `queued-${request.id}`,
+        data: { messageId: request.id },
+      });
+      this.session = await sessionAfterWaiting(this.scope, this.session, [request.id]);
+      this.answering = [request.id];
+      await updateMessage({
+        userId: this.scope.userId,
+        threadId: this.scope.threadId,
+        id: request.id,
+        patch: { status: "complete" },
+      });
+    }
+    // A reset that committed between our check and our insert moved this message forward.
+    const placed = await getMessage({
+      userId: this.scope.userId,
+      threadId: this.scope.threadId,
+      id: request.id,
+    });
+    if (placed && placed.sessionId !== this.session.id) {
+      this.session = await currentSessionOr(this.scope, this.session);
+    }
+    this.out.writeSession(this.session);
+    const prepared = await prepareFirstCall(
+      {
+        scope: this.scope,
+        model: this.input.model,
+        out: this.out,
+        request,
+        queued: this.input.queued,
+        view: (session) => this.view(session),
+      },
+      { session: this.session, view: await this.view(this.session) },
+    );
+    this.session = prepared.session;
+    this.enteredByReset = prepared.reset;
+    this.runRow = await startRun({
+      userId: this.scope.userId,
+      threadId: this.scope.threadId,
+      sessionId: this.session.id,
+      maxSteps: this.input.profile.maxSteps,
+    });
+    await this.openMessage();
+    return prepared.view;
+  }
+
+  private async resumeRun(): Promise<SessionView> {
+    const resume = this.input.resume;
+    if (!resume) throw new Error("not a resumed run");
+    this.runRow = resume.run;
+    this.stepCount = resume.run.stepCount;
+    this.message = resume.message;
+    this.continued = resume.run.sessionIds.indexOf(this.session.id) > 0;
+    this.setMetadata(resume.message);
+    this.writer.write({
+      type: "message-metadata",
+      messageMetadata: { ...this.metadata, status: "partial" },
+    });
+    return this.view(this.session);
+  }
+
+  /** A stored assistant message in the current session for the next leg to stream into. */
+  private async openMessage(): Promise<void> {
+    const isFirst = this.message === null;
+    const id = isFirst ? this.liveId : crypto.randomUUID();
+    const stored = await appendMessage({
+      userId: this.scope.userId,
+      threadId: this.scope.threadId,
+      sessionId: this.session.id,
+      message: { id, role: "assistant", parts: [], status: "partial", model: this.input.modelId },
+    });
+    this.message = stored;
+    if (isFirst) {
+      this.setMetadata(stored);
+      this.writer.write({
+        type: "message-metadata",
+        messageMetadata: { ...this.metadata, status: "partial" },
+      });
+    }
+    await this.recordProgress();
+  }
+
+  private setMetadata(row: Message) {
+    this.metadata = {
+      seq: row.seq,
+      sessionId: row.sessionId,
+      model: this.input.modelId,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  // ── legs ──
+
+  private async view(session: ChatSession): Promise<SessionView> {
+    const view = await viewSession(this.scope, session, {
+      answering: this.answering,
+      continued: this.continued,
+      tools: this.toolsFor(session),
+      toolTokens: await this.toolDefinitionTokens(),
+    });
+    this.out.writeContext(view.context);
+    return view;
+  }
+
+  private toolsFor(session: ChatSession): ToolSet {
+    const { userId, threadId } = this.scope;
+    const tools = createBuiltinTools({
+      userId,
+      threadId,
+      sessionId: session.id,
+      runId: this.runRow?.id ?? null,
+      isGranted: async (tool) =>
+        (await listSessionGrants({ userId, sessionId: session.id })).has(tool),
+    });
+    return withAnsweredApprovals(tools, this.input.resume?.approvedCallIds ?? new Set());
+  }
+
+  private async toolDefinitionTokens(): Promise<number> {
+    this.toolTokens ??= await toolSetTokens(this.toolsFor(this.session), this.input.modelId);
+    return this.toolTokens;
+  }
+
+  private wantsReset(reading: ContextPart): boolean {
+    if (this.resetFailed) return false;
+    const { profile } = this.input;
+    return (
+      decideContextAction({
+        utilization: reading.utilization,
+        strategy: reading.strategy,
+        resetThreshold: profile.resetThreshold,
+        compactThreshold: profile.compactThreshold,
+        // Between steps only a reset can help: compaction would summarize the run in flight.
+        compactedThisTurn: true,
+        resetThisTurn: false,
+      }) === "reset"
+    );
+  }
+
+  private async streamLeg(view: SessionView): Promise<LegResult> {
+    const maxSteps = (this.runRow?.maxSteps ?? this.input.profile.maxSteps) - this.stepCount;
+    if (maxSteps <= 0) return { end: "step_limit", steps: 0, reading: view.context };
+    const session = this.session;
+    return streamLeg({
+      model: this.input.model,
+      modelId: this.input.modelId,
+      view,
+      tools: this.toolsFor(session),
+      maxSteps,
+      signal: this.input.signal,
+      out: this.out,
+      wantsReset: (reading) => this.wantsReset(reading),
+      // Only the plan and file list change within a session; the rest is the session's own.
+      currentSystem: async () =>
+        systemPromptFor(
+          this.input.profile,
+          view.ctx.brief,
+          session.summary,
+          (await loadWorkspacePromptContext(this.scope)).text,
+        ),
+      onStep: async () => {
+        this.stepCount++;
+        this.sessionSteps++;
+        await this.recordProgress();
+      },
+    });
+  }
+
+  /** Stores what the leg produced in the current session's message, and the session's usage. */
+  private async storeLeg(leg: LegResult): Promise<void> {
+    const message = await this.out.takeMessage();
+    await this.storeMessage(message, STATUS_OF[leg.end].message);
+    if (leg.steps > 0 && leg.end !== "aborted" && this.message) {
+      // The reading covers every message up to and including this one.
+      await recordSessionUsage({
+        sessionId: this.session.id,
+        inputTokens: leg.reading.inputTokens,
+        coveredSeq: this.message.seq,
+      });
+    }
+  }
+
+  private async storeMessage(message: ChatMessage, status: MessageStatus): Promise<void> {
+    if (!this.message) return;
+    await updateMessage({
+      userId: this.scope.userId,
+      threadId: this.scope.threadId,
+      id: this.message.id,
+      patch: {
+        parts: message.parts,
+        status,
+        tokenCount: messageTokenCount(message.parts, this.input.modelId),
+      },
+    });
+  }
+
+  private async recordProgress(): Promise<void> {
+    if (!this.runRow || !this.message) return;
+    await recordRunProgress({
+      userId: this.scope.userId,
+      runId: this.runRow.id,
+      stepCount: this.stepCount,
+      sessionId: this.session.id,
+      messageId: this.message.id,
+    });
+  }
+
+  // ── between sessions ──
+
+  private async resetBetweenSteps(leg: LegResult): Promise<SessionView | "approval"> {
+    const outcome = await resetBetweenSteps({
+      scope: this.scope,
+      model: this.input.model,
+      out: this.out,
+      session: this.session,
+      request: this.input.request,
+      reading: leg.reading,
+      extraTokens:
+        (await this.toolDefinitionTokens()) +
+        messageTokenCount([{ type: "text", text: CONTINUE_INSTRUCTION }], this.input.modelId),
+    });
+    if (!outcome) {
+      // The run goes on in this session, without trying again.
+      this.resetFailed = true;
+      await this.storeMessage(await this.out.takeMessage(), "complete");
+      if (leg.end === "approval") return "approval";
+      return this.view(this.session);
+    }
+    await this.storeMessage(
+      await this.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),
+      "complete",
+    );
+    this.session = outcome;
+    this.sessionSteps = 0;
+    this.enteredByReset = true;
+    this.continued = true;
+    this.out.writeSession(outcome);
+    await this.openMessage();
+    return this.view(outcome);
+  }
+
+  private async stopForThrash(reading: ContextPart): Promise<void> {
+    this.out.write({
+      type: "data-context-reset",
+      id: `reset-${this.session.id}`,
+      data: {
+        event: "reset_failed",
+        oldSessionId: this.session.id,
+        utilization: reading.utilization,
+        threshold: this.input.profile.resetThreshold,
+        reason: THRASH_REASON,
+        code: "thrash",
+      },
+    });
+    await this.storeMessage(await this.out.takeMessage(), "complete");
+    await this.endRun("reset_failed", "thrash");
+    this.writer.write({
+      type: "finish",
+      messageMetadata: { ...this.metadata, status: "complete" },
+    });
+    await this.out.close();
+  }
+
+  // ── ending ──
+
+  private async finish(end: LegEnd): Promise<void> {
+    const status = STATUS_OF[end];
+    await this.endRun(status.run, end === "failed" ? "model_failed" : null);
+    if (end !== "aborted" && end !== "failed") {
+      this.writer.write({
+        type: "finish",
+        messageMetadata: { ...this.metadata, status: status.message },
+      });
+    }
+    await this.out.close();
+  }
+
+  private async endRun(status: Exclude<RunStatus, "running">, reason: string | null) {
+    if (!this.runRow) return;
+    await finishRun({
+      userId: this.scope.userId,
+      runId: this.runRow.id,
+      status,
+      failureReason: reason,
+    });
+  }
+}
