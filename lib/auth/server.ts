@@ -30,7 +30,12 @@ function createAuth() {
     trustedOrigins: (request) => {
       const origin = request?.headers.get("origin");
       const local = origin && /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin);
-      return [...(local ? [origin] : []), ...extraHosts(env).map((h) => `https://${h}`)];
+      return [
+        ...(local ? [origin] : []),
+        ...extraHosts(env).map((h) => `https://${h}`),
+        // The same public origins the request policy accepts (a deployment behind a proxy).
+        ...(env.BATON_PUBLIC_ORIGINS ?? []),
+      ];
     },
     database: drizzleAdapter(getDb(), {
       provider: "pg",
