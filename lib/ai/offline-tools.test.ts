@@ -1,107 +1,34 @@
 // The offline model's tool vocabulary, one model call per step as the run loop makes them: every
 // test feeds the model's tool calls and the tools' results back into the prompt.
-import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3ToolResultOutput,
-} from "@ai-sdk/provider";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { beforeEach, describe, expect, it } from "vitest";
 import { renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
-import { HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import {
-  createMemoryWorkspace,
-  type MemoryWorkspace,
-  type PromptMessage,
-  toolStepMessages,
-} from "@/tests/support/memory-workspace";
+  CONTINUE,
+  calls,
+  createOfflineDriver,
+  json,
+  type OfflineDriver,
+  planItems,
+  SIX_TASKS as SIX,
+  statusOf,
+  system,
+  user,
+} from "@/tests/support/offline-driver";
+
+let driver: OfflineDriver;
+beforeEach(async () => {
+  process.env.BATON_LOCAL_DELAY_MS = "0";
+  driver = await createOfflineDriver();
+});
+const next: OfflineDriver["next"] = (...args) => driver.next(...args);
+const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);
+
 import { createOfflineModel } from "./offline-model";
 import { renderWorkNote, WORK_NOTE_WORDS } from "./offline-work-text";
-import { estimatePromptTokens, type ToolDefinition, toolDefinitionTokens } from "./tokens";
-
-const SYSTEM = "You are Baton, a helpful assistant for long-running work.";
-const CONTINUE = "Continue the task from the carried-over context.";
-const SIX = [
-  "research the market",
-  "draft the outline",
-  "write the intro",
-  "collect examples",
-  "review the draft",
-  "publish the post",
-];
-
-let definitions: ToolDefinition[];
-let ws: MemoryWorkspace;
-
-beforeAll(async () => {
-  definitions = await createMemoryWorkspace().definitions();
-});
-beforeEach(() => {
-  process.env.BATON_LOCAL_DELAY_MS = "0";
-  ws = createMemoryWorkspace();
-});
-
-const user = (text: string): PromptMessage => ({ role: "user", content: [{ type: "text", text }] });
-const system = (...blocks: string[]): PromptMessage => ({
-  role: "system",
-  content: [SYSTEM, ...blocks].filter(Boolean).join("\n\n"),
-});
-const planItems = (tasks: string[], status: (i: number) => PlanItem["status"] = () => "pending") =>
-  tasks.map((task, i) => ({ id: `p${i + 1}`, task, status: status(i) }));
-
-type Step =
-  | { kind: "call"; id: string; toolName: string; input: Record<string, unknown> }
-  | { kind: "text"; text: string };
-
-async function next(
-  prompt: LanguageModelV3Prompt,
-  extra: Partial<LanguageModelV3CallOptions> = {},
-): Promise<Step> {
-  const result = await createOfflineModel().doGenerate({ prompt, tools: definitions, ...extra });
-  const part = result.content[0];
-  if (part?.type === "tool-call") {
-    expect(result.finishReason.unified).toBe("tool-calls");
-    return {
-      kind: "call",
-      id: part.toolCallId,
-      toolName: part.toolName,
-      input: JSON.parse(part.input),
-    };
-  }
-  if (part?.type === "text") return { kind: "text", text: part.text };
-  throw new Error("no content");
-}
-
-function json(value: unknown): LanguageModelV3ToolResultOutput {
-  return { type: "json", value: value as never };
-}
-
-/** Runs step after step against the in-memory workspace until the model answers in text. */
-async function drive(prompt: LanguageModelV3Prompt, limit = 40) {
-  const steps: Step[] = [];
-  for (let i = 0; i < limit; i++) {
-    const step = await next(prompt);
-    steps.push(step);
-    if (step.kind === "text") return { steps, text: step.text, prompt };
-    prompt.push(
-      ...toolStepMessages(
-        step.id,
-        step.toolName,
-        step.input,
-        json(ws.execute(step.toolName, step.input)),
-      ),
-    );
-  }
-  throw new Error("no text reply within the step limit");
-}
-
-const calls = (steps: Step[]) => steps.flatMap((s) => (s.kind === "call" ? [s] : []));
-const statusOf = (input: Record<string, unknown>) =>
-  ((input.items ?? []) as PlanItem[]).map((i) => `${i.id}:${i.status}`).join(" ");
 
 describe("offline tools: vocabulary", () => {
   it.each([
@@ -158,7 +85,7 @@ describe("offline tools: vocabulary", () => {
   });
 
   it("answers each command in text after the tool's result", async () => {
-    ws.files.set("notes/a.md", "first line\nsecond line\n");
+    driver.ws.files.set("notes/a.md", "first line\nsecond line\n");
     const wrote = await drive([system(), user("write notes/b.md: two words")]);
     expect(wrote.text).toBe("Wrote `notes/b.md` (2 words, version 1).");
     const read = await drive([system(), user("read notes/a.md")]);
@@ -171,7 +98,7 @@ describe("offline tools: vocabulary", () => {
     );
     const planned = await drive([system(), user("plan: one; two")]);
     expect(planned.text).toMatch(/^Plan set with 2 items:\n- p1: one\n- p2: two\n/);
-    expect(ws.plan.map((i) => i.id)).toEqual(["p1", "p2"]);
+    expect(driver.ws.plan.map((i) => i.id)).toEqual(["p1", "p2"]);
   });
 
   it("says what went wrong when a tool reports an error", async () => {
@@ -231,8 +158,8 @@ describe("offline tools: work through the plan", () => {
     expect(text).toBe(
       "I worked through the plan: all 3 items are done.\n\nFiles I wrote:\n- `work/p1.md`\n- `work/p2.md`\n- `work/p3.md`",
     );
-    expect(ws.files.get("work/p2.md")).toBe(renderWorkNote("p2", SIX[1] ?? ""));
-    expect(ws.plan.every((i) => i.status === "done")).toBe(true);
+    expect(driver.ws.files.get("work/p2.md")).toBe(renderWorkNote("p2", SIX[1] ?? ""));
+    expect(driver.ws.plan.every((i) => i.status === "done")).toBe(true);
   });
 
   it("writes ~400 words per note, derived from the item", () => {
@@ -316,6 +243,34 @@ describe("offline tools: work through the plan", () => {
     expect(calls(unlisted.steps)[0]?.input.path).toBe("work/p2.md");
   });
 
+  it("marks an in-progress item done when the workspace block lists its note", async () => {
+    const plan = planItems(["a", "b"], (i) => (i === 0 ? "in_progress" : "pending"));
+    const workspace = "<workspace>\n2 files: notes.md, work/p1.md\n</workspace>";
+    const step = await next([
+      system(renderPlanBlock(plan), workspace),
+      user("work through the plan"),
+    ]);
+    expect(step).toMatchObject({ kind: "call", toolName: "update_plan" });
+    if (step.kind === "call") expect(statusOf(step.input)).toBe("p1:done p2:pending");
+  });
+
+  it("reads the request and the continuation from one message too", async () => {
+    const plan = planItems(["a", "b"], (i) => (i === 0 ? "done" : "pending"));
+    const step = await next([
+      system(renderPlanBlock(plan)),
+      user(`work through the plan\n\n${CONTINUE}`),
+    ]);
+    if (step.kind !== "call") throw new Error("expected a call");
+    expect(statusOf(step.input)).toBe("p1:done p2:in_progress");
+  });
+
+  it("answers the moved message again, not the continuation, outside the tool vocabulary", async () => {
+    expect(await next([system(), user("remember the port is 8080"), user(CONTINUE)])).toEqual({
+      kind: "text",
+      text: "Noted — I'll remember that the port is 8080.",
+    });
+  });
+
   it("without a block, reads the plan from its own update_plan calls earlier in the session", async () => {
     const prompt: LanguageModelV3Prompt = [system(), user("plan: a; b")];
     await drive(prompt);
@@ -331,198 +286,17 @@ describe("offline tools: work through the plan", () => {
     const prompt = [system(renderPlanBlock(planItems(["a"]))), user("work through the plan")];
     const start = await next(prompt);
     if (start.kind !== "call") throw new Error("expected a call");
-    prompt.push(
-      ...toolStepMessages(
-        start.id,
-        start.toolName,
-        start.input,
-        json(ws.execute(start.toolName, start.input)),
-      ),
-    );
+    driver.apply(prompt, start);
     const write = await next(prompt);
     if (write.kind !== "call") throw new Error("expected a call");
-    prompt.push(
-      ...toolStepMessages(
-        write.id,
-        write.toolName,
-        write.input,
-        json({ ok: false, error: "The workspace holds at most 1000 files." }),
-      ),
+    driver.apply(
+      prompt,
+      write,
+      json({ ok: false, error: "The workspace holds at most 1000 files." }),
     );
     expect(await next(prompt)).toEqual({
       kind: "text",
       text: "I stopped working through the plan: write_file on `work/p1.md` failed — The workspace holds at most 1000 files. The plan shows how far I got.",
     });
-  });
-});
-
-describe("offline tools: approvals and large files", () => {
-  it("a denied delete is answered in text: the file was not deleted", async () => {
-    const prompt = [system(), user("delete work/p1.md")];
-    const step = await next(prompt);
-    if (step.kind !== "call") throw new Error("expected a call");
-    prompt.push(
-      ...toolStepMessages(step.id, step.toolName, step.input, { type: "execution-denied" }),
-    );
-    const reply = await next(prompt);
-    expect(reply).toEqual({
-      kind: "text",
-      text: "The file `work/p1.md` was not deleted: the request was denied.",
-    });
-    // A tool error (e.g. an approval the runtime could not honour) is reported the same way.
-    prompt.splice(-1, 1, {
-      role: "tool",
-      content: [
-        {
-          type: "tool-result",
-          toolCallId: step.id,
-          toolName: "delete_file",
-          output: { type: "error-text", value: "approval expired" },
-        },
-      ],
-    });
-    expect(await next(prompt)).toEqual({
-      kind: "text",
-      text: "I couldn't delete `work/p1.md`: approval expired. The file was not deleted.",
-    });
-  });
-
-  it("a preview of a large file is followed by a ranged read of the next lines, then a reply", async () => {
-    const lines = Array.from(
-      { length: 4000 },
-      (_, i) => `line ${i + 1}: ${"lorem ipsum dolor sit amet ".repeat(2).trim()}`,
-    );
-    ws.files.set("big.txt", `${lines.join("\n")}\n`);
-    const { steps, text } = await drive([system(), user("read big.txt")]);
-    const reads = calls(steps);
-    expect(reads.map((s) => s.input)).toEqual([
-      { path: "big.txt" },
-      { path: "big.txt", startLine: expect.any(Number), endLine: expect.any(Number) },
-    ]);
-    const preview = ws.execute("read_file", { path: "big.txt" }) as { endLine: number };
-    const ranged = reads[1]?.input as { startLine: number; endLine: number };
-    expect(ranged.startLine).toBe(preview.endLine + 1);
-    expect(ranged.endLine - ranged.startLine + 1).toBe(Math.min(50, preview.endLine));
-    expect(text).toContain(
-      `\`big.txt\` has 4000 lines. Lines 1–${preview.endLine} came as a preview`,
-    );
-    expect(text).toContain(`begin “line ${ranged.startLine}:`);
-  });
-});
-
-describe("offline tools: determinism, streams and usage", () => {
-  const prompt = () => [
-    system(renderPlanBlock(planItems(SIX.slice(0, 2)))),
-    user("work through the plan"),
-  ];
-
-  it("is a pure function of the prompt: same prompt, same call and id; another prompt, another id", async () => {
-    const a = await next(prompt());
-    const b = await next(structuredClone(prompt()));
-    expect(a).toEqual(b);
-    const other = await next([system(), user("list files")]);
-    expect(other.kind === "call" && a.kind === "call" && other.id !== a.id).toBe(true);
-  });
-
-  it("streams a tool call as providers do: input start, deltas, end, the call, finish tool-calls", async () => {
-    const p = prompt();
-    const first = await next(p);
-    if (first.kind !== "call") throw new Error("expected a call");
-    p.push(
-      ...toolStepMessages(
-        first.id,
-        first.toolName,
-        first.input,
-        json(ws.execute(first.toolName, first.input)),
-      ),
-    );
-    const { stream } = await createOfflineModel().doStream({ prompt: p, tools: definitions });
-    const parts: LanguageModelV3StreamPart[] = [];
-    const reader = stream.getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-    const types = parts.map((x) => x.type);
-    expect(types.slice(0, 3)).toEqual(["stream-start", "response-metadata", "tool-input-start"]);
-    expect(types.slice(-3)).toEqual(["tool-input-end", "tool-call", "finish"]);
-    expect(types.filter((t) => t === "tool-input-delta").length).toBeGreaterThan(10);
-    const deltas = parts.flatMap((x) => (x.type === "tool-input-delta" ? [x.delta] : [])).join("");
-    const call = parts.find((x) => x.type === "tool-call");
-    expect(call).toMatchObject({ toolName: "write_file" });
-    expect(call?.type === "tool-call" && call.input).toBe(deltas);
-    expect(JSON.parse(deltas)).toEqual({
-      path: "work/p1.md",
-      content: renderWorkNote("p1", SIX[0] ?? ""),
-    });
-    const finish = parts.at(-1);
-    if (finish?.type !== "finish") throw new Error("no finish");
-    expect(finish.finishReason).toEqual({ unified: "tool-calls", raw: "tool_calls" });
-    expect(finish.usage.inputTokens.total).toBe(
-      estimatePromptTokens(p, "baton/local") + toolDefinitionTokens(definitions, "baton/local"),
-    );
-    expect(finish.usage.outputTokens.total).toBeGreaterThan(450);
-  });
-
-  it("counts the tool definitions as input, and nothing for a call without tools", async () => {
-    const p = [system(), user("hello")];
-    const withTools = await createOfflineModel().doGenerate({ prompt: p, tools: definitions });
-    const without = await createOfflineModel().doGenerate({ prompt: p });
-    const toolTokens = toolDefinitionTokens(definitions, "baton/local");
-    expect(toolTokens).toBeGreaterThan(200);
-    expect(withTools.usage.inputTokens.total).toBe(
-      (without.usage.inputTokens.total ?? 0) + toolTokens,
-    );
-  });
-});
-
-describe("offline tools: the handoff it writes", () => {
-  it("carries the plan and the files its prompt shows, merged over the carried brief", async () => {
-    const brief = handoffArtifactSchema.parse({
-      goal: "ship the post",
-      state_summary: "Session 1 wrote p1.",
-      completed_work: ["p1: research the market"],
-      remaining_tasks: [
-        { id: "p2", task: "draft the outline" },
-        { id: "p3", task: "write the intro" },
-        { id: "t1", task: "email the editor" },
-      ],
-      in_progress: ["Last user request: work through the plan"],
-      files_modified: ["work/p1.md"],
-    });
-    const carried = renderCarriedOverBlock(renderHandoffMarkdown(brief), {
-      revision: 1,
-      sessionNumber: 1,
-    });
-    const plan = planItems(SIX.slice(0, 3), (i) => (i === 0 ? "done" : "pending"));
-    const prompt = [
-      system(renderPlanBlock(plan), carried),
-      user("work through the plan"),
-      user(CONTINUE),
-    ];
-    for (let i = 0; i < 4; i++) {
-      const step = await next(prompt);
-      if (step.kind !== "call") throw new Error("expected a call");
-      prompt.push(
-        ...toolStepMessages(
-          step.id,
-          step.toolName,
-          step.input,
-          json(ws.execute(step.toolName, step.input)),
-        ),
-      );
-    }
-    // p2 done, p3 in progress (its note not yet written).
-    prompt.push(user(HANDOFF_INSTRUCTION));
-    const result = await createOfflineModel().doGenerate({
-      prompt,
-      responseFormat: { type: "json" },
-    });
-    const text = result.content[0]?.type === "text" ? result.content[0].text : "";
-    const artifact = handoffArtifactSchema.parse(JSON.parse(text));
-    expect(artifact.remaining_tasks).toEqual([{ id: "t1", task: "email the editor" }]);
-    expect(artifact.in_progress).toEqual(["p3: write the intro"]);
-    expect(artifact.completed_work).toEqual(["p1: research the market", "p2: draft the outline"]);
-    expect(artifact.files_modified).toEqual(["work/p1.md", "work/p2.md"]);
-    expect(artifact.next_step).toBe("p3: write the intro");
-    expect(artifact.last_completed_step).toBe("Updated the plan");
-    expect(artifact.goal).toBe("ship the post");
   });
 });

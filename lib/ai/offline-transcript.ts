@@ -188,6 +188,21 @@ export function planBlockOf(prompt: LanguageModelV3Prompt): PlanItem[] | null {
   return null;
 }
 
+const WORKSPACE_BLOCK = /<workspace>\n\d+ files?: ([^\n]*)\n<\/workspace>/;
+
+/**
+ * The paths the system prompt's workspace block lists (`N files: a, b, c`, at most the first
+ * fifty), or an empty list when the prompt has none.
+ */
+export function workspaceBlockPaths(prompt: LanguageModelV3Prompt): string[] {
+  for (const message of prompt) {
+    if (message.role !== "system") continue;
+    const m = WORKSPACE_BLOCK.exec(message.content);
+    if (m?.[1] !== undefined) return m[1].replace(/, … and \d+ more.*$/, "").split(", ");
+  }
+  return [];
+}
+
 const ID_PREFIX = /^(p[1-9]\d*):\s*/;
 
 /** Plan items a carried-over handoff lists (pending, in progress, done), for prompts without a block. */
