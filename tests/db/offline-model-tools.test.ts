@@ -8,6 +8,8 @@ import { readFile } from "@/db/queries/workspace";
 import { parsePlanBlock, renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
 import { createOfflineModel } from "@/lib/ai/offline-model";
 import { renderWorkNote } from "@/lib/ai/offline-work-text";
+import { DEFAULT_LOCAL_CONTEXT_WINDOW } from "@/lib/ai/registry";
+import { DEFAULT_RESET_THRESHOLD } from "@/lib/context/policy";
 import { createToolThread } from "../support/workspace";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";
@@ -83,6 +85,9 @@ describe("offline model with the built-in tools", () => {
       endLine: preview.endLine + Math.min(50, preview.endLine),
     });
     expect(await run.text).toContain(`Lines 1–${preview.endLine} came as a preview, so I read on`);
+    // With the default window and threshold, the whole session stays below the reset point.
+    const lastInput = (await run.steps).at(-1)?.usage.inputTokens ?? Infinity;
+    expect(lastInput).toBeLessThan(DEFAULT_RESET_THRESHOLD * DEFAULT_LOCAL_CONTEXT_WINDOW);
   });
 
   it("stops at the delete approval; a denial leaves the file and says it was not deleted", async () => {
