@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { exitOnInvalidEnv } from "./lib/env";
+import { securityHeaderRules } from "./lib/http/security-headers";
 
 // `next dev`, `next build` and `next start` all evaluate this file first (after loading .env
 // files): a malformed variable stops them here, naming it, instead of surfacing on some request.
@@ -12,6 +13,14 @@ const config: NextConfig = {
   // Lets parallel builds (e.g. two e2e runs on one machine) use separate output folders. A build
   // tool's setting, not the app's, so it is read here rather than in lib/env.ts.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
+  // Security headers on every response; pages get their nonce CSP from proxy.ts.
+  headers: async () => securityHeaderRules(),
+  experimental: {
+    // Next buffers a request body for proxy.ts (up to this size) before the page sees it. The
+    // proxy runs on pages only, and pages take no body (there are no server actions), so a big
+    // POST to a page must not cost the server megabytes.
+    proxyClientMaxBodySize: "64kb",
+  },
 };
 
 export default config;

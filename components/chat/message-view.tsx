@@ -4,6 +4,7 @@
 import { memo } from "react";
 import { Streamdown } from "streamdown";
 import type { ChatMessage } from "@/lib/chat/types";
+import { messageMarkdownComponents } from "./markdown-components";
 
 export interface MessageActions {
   onRetry?: () => void;
@@ -60,7 +61,9 @@ export const MessageView = memo(function MessageView({
         data-testid="assistant-text"
       >
         {text.length > 0 ? (
-          <Streamdown isAnimating={streaming}>{text}</Streamdown>
+          <Streamdown isAnimating={streaming} components={messageMarkdownComponents}>
+            {text}
+          </Streamdown>
         ) : streaming ? (
           <span className="animate-pulse text-zinc-400">Thinking…</span>
         ) : null}
