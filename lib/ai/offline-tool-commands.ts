@@ -41,12 +41,22 @@ const WORK = /\bwork[\t ]+through[\t ]+(?:the[\t ]+|my[\t ]+)?plan\b/i;
 const CALL = /\bcall[\t ]+([A-Za-z_][A-Za-z0-9_.:-]*)[\t ]+(?=[{[])/i;
 const EDGE_PUNCTUATION = /[.,;:!?]+$/;
 
-function unquote(raw: string): string {
+function isQuoted(raw: string): boolean {
   const first = raw[0];
-  if ((first === "`" || first === '"' || first === "'") && raw.endsWith(first) && raw.length > 1) {
-    return raw.slice(1, -1).trim();
-  }
-  return raw.replace(EDGE_PUNCTUATION, "");
+  return (first === "`" || first === '"' || first === "'") && raw.length > 1 && raw.endsWith(first);
+}
+
+function unquote(raw: string): string {
+  return isQuoted(raw) ? raw.slice(1, -1).trim() : raw.replace(EDGE_PUNCTUATION, "");
+}
+
+/*
+ * `read`/`delete` name a file: a quoted path, or one with a `.` or `/` in it, so "don't delete
+ * anything" or "read carefully" stay ordinary messages. (`write` has its colon for that.)
+ */
+function filePath(raw: string): string {
+  const path = unquote(raw);
+  return isQuoted(raw) || /[./]/.test(path) ? path : "";
 }
 
 /** What follows `write <path>:` — the first line's leading blanks and one line break dropped. */
@@ -100,7 +110,7 @@ const MATCHERS: Matcher[] = [
   },
   (text) => {
     const m = READ.exec(text);
-    const path = m?.[1] ? unquote(m[1]) : "";
+    const path = m?.[1] ? filePath(m[1]) : "";
     if (!m || !path) return null;
     const start = m[2] ? Number(m[2]) : undefined;
     const end = m[3] ? Number(m[3]) : undefined;
@@ -114,7 +124,7 @@ const MATCHERS: Matcher[] = [
   },
   (text) => {
     const m = DELETE.exec(text);
-    const path = m?.[1] ? unquote(m[1]) : "";
+    const path = m?.[1] ? filePath(m[1]) : "";
     return m && path ? { index: m.index, command: { kind: "delete", path } } : null;
   },
   (text) => {

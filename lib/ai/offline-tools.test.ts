@@ -126,6 +126,13 @@ describe("offline tools: vocabulary", () => {
       text: expect.stringMatching(/^You said:/),
     });
     expect(await next([system(), user("Let's plan the launch")])).toMatchObject({ kind: "text" });
+    for (const text of ["Please don't delete anything.", "read carefully!", "I read it."]) {
+      expect(await next([system(), user(text)])).toMatchObject({ kind: "text" });
+    }
+    expect(await next([system(), user("delete `Makefile`")])).toMatchObject({
+      toolName: "delete_file",
+      input: { path: "Makefile" },
+    });
     // The earliest command wins: this is a todo whose text mentions a write.
     expect(await next([system(), user("todo write a.md: later")])).toEqual({
       kind: "text",

@@ -45,7 +45,11 @@ export interface ToolRequest {
  * instruction points back to the user message before it (the one moved into this session).
  */
 export function findRequest(prompt: LanguageModelV3Prompt): ToolRequest | null {
-  let continued = false;
+  // The instruction is a user message after the moved one; a run loop may also put it in the
+  // system prompt.
+  let continued = prompt.some(
+    (m) => m.role === "system" && m.content.replace(CONTINUE_INSTRUCTION, "") !== m.content,
+  );
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i];
     if (message?.role !== "user") continue;
