@@ -1,7 +1,8 @@
-// The one wrapper every route handler goes through, in this order: authenticate → request policy
-// (same origin and JSON for state-changing requests) → rate limit → read and parse the body,
-// query and path params with the route's zod schemas → handler → one error map. A handler holds
-// only its own logic, and a route cannot forget a check. See docs/security.md.
+// The one wrapper every route handler goes through, in this order: same-origin check of
+// state-changing requests that carry cookies → authenticate → JSON content type → rate limit →
+// read and parse the body, query and path params with the route's zod schemas → handler → one
+// error map. A handler holds only its own logic, and a route cannot forget a check. See
+// docs/security.md.
 import { z } from "zod";
 import { type Actor, requireActor } from "@/lib/auth/server";
 import { BatonError, errorResponse, type FieldErrors, fieldErrorsOf } from "@/lib/errors";
@@ -96,10 +97,16 @@ async function authenticate(request: Request, auth: RouteAuth): Promise<Caller> 
   return { actor, identity, key: identity.createdBy };
 }
 
-function applyPolicy(request: Request, auth: RouteAuth): void {
-  if (!isStateChanging(request.method)) return;
-  if (auth !== "token" && !isCookielessBearer(request)) assertSameOrigin(request);
-  assertJsonContentType(request);
+/**
+ * Forgery rides on ambient credentials, so a state-changing request that carries cookies must
+ * come from the app's own origin — checked before anything else, so a forged request learns
+ * nothing, not even whether its cookie is valid. Public routes (sign-in) are checked even
+ * without cookies: a forged sign-in would plant the attacker's session in the victim's browser.
+ * Bearer-token clients without cookies are exempt: a browser cannot forge that header.
+ */
+function assertOrigin(request: Request, auth: RouteAuth): void {
+  if (!isStateChanging(request.method) || isCookielessBearer(request)) return;
+  if (request.headers.has("cookie") || auth === "none") assertSameOrigin(request);
 }
 
 function parseWith<S extends Schema | undefined>(
@@ -140,8 +147,9 @@ export function route<
 ): RouteHandler {
   const wrapped = async (request: Request, context?: NextContext): Promise<Response> => {
     try {
+      assertOrigin(request, options.auth);
       const caller = await authenticate(request, options.auth);
-      applyPolicy(request, options.auth);
+      if (isStateChanging(request.method)) assertJsonContentType(request);
       if (options.rateLimit && caller.key) await consumeRateLimit(options.rateLimit, caller.key);
       const params = parseWith(options.params as P, await context?.params, (fields) =>
         options.paramsError
