@@ -9,6 +9,9 @@ import {
   estimateTokensHeuristic,
   MESSAGE_OVERHEAD_TOKENS,
   PROMPT_OVERHEAD_TOKENS,
+  TOOL_OVERHEAD_TOKENS,
+  type ToolDefinition,
+  toolDefinitionTokens,
 } from "./tokens";
 
 const PROSE =
@@ -152,6 +155,52 @@ describe("estimatePromptTokens", () => {
     ];
     expect(estimatePromptTokens(file, "openai:gpt-4.1")).toBe(
       countO200k(text) + MESSAGE_OVERHEAD_TOKENS + PROMPT_OVERHEAD_TOKENS,
+    );
+  });
+});
+
+describe("toolDefinitionTokens", () => {
+  const readFile: ToolDefinition = {
+    type: "function",
+    name: "read_file",
+    description: "Read a workspace file with line numbers.",
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string" }, startLine: { type: "integer", minimum: 1 } },
+      required: ["path"],
+    },
+  };
+
+  it("counts each tool's name, description and JSON schema, plus its framing", () => {
+    const model = "openai:gpt-4.1";
+    expect(toolDefinitionTokens([readFile], model)).toBe(
+      TOOL_OVERHEAD_TOKENS +
+        countO200k("read_file") +
+        countO200k("Read a workspace file with line numbers.") +
+        countO200k(JSON.stringify(readFile.type === "function" ? readFile.inputSchema : null)),
+    );
+  });
+
+  it("adds up over tools, counts a provider tool's id and arguments, and is 0 without tools", () => {
+    const provider: ToolDefinition = {
+      type: "provider",
+      name: "web_search",
+      id: "openai.web_search",
+      args: { searchContextSize: "high" },
+    };
+    const one = toolDefinitionTokens([readFile], "baton/local");
+    const two = toolDefinitionTokens([readFile, provider], "baton/local");
+    expect(two - one).toBe(
+      TOOL_OVERHEAD_TOKENS +
+        estimateTokens("web_search", "baton/local") +
+        estimateTokens("openai.web_search", "baton/local") +
+        estimateTokens(JSON.stringify(provider.args), "baton/local"),
+    );
+    expect(toolDefinitionTokens([], "baton/local")).toBe(0);
+    expect(toolDefinitionTokens(undefined, "baton/local")).toBe(0);
+    // Anthropic's tokenizer factor applies to definitions like any other text.
+    expect(toolDefinitionTokens([readFile], "anthropic:claude-sonnet-4")).toBeGreaterThan(
+      toolDefinitionTokens([readFile], "baton/local"),
     );
   });
 });
