@@ -31,6 +31,7 @@ const STATUS = {
   "conflict:handoff_cancelled": 409,
   "conflict:thread_handoff": 409,
   "conflict:thread_exists": 409,
+  "conflict:approval": 409,
   "rate_limited:requests": 429,
   "unavailable:model": 503,
   "internal:server": 500,

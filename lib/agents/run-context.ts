@@ -5,6 +5,7 @@ import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ChatSession } from "@/db/schema";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { ContextPart } from "@/lib/chat/types";
 import { computeUtilization } from "@/lib/context/policy";
 import {
@@ -13,6 +14,7 @@ import {
   type SessionContext,
 } from "@/lib/context/session-context";
 import type { Profile } from "./profiles";
+import { createBuiltinTools } from "./tools";
 
 /** The user-role line that follows the moved request in a session a run continues in. */
 export const CONTINUE_INSTRUCTION = "Continue the task from the carried-over context.";
@@ -53,7 +55,7 @@ export async function viewSession(
     system: ctx.system,
     modelId,
     profile,
-    toolTokens: toolTokens + (continued ? continueTokens(modelId) : 0),
+    toolTokens: toolTokens + (continued ? continueLineTokens(modelId) : 0),
   });
   // Calls still awaiting an answer are left out: a provider needs a result for every call.
   const messages = await convertToModelMessages(ctx.history, {
@@ -63,7 +65,7 @@ export async function viewSession(
   return { ctx, context, messages: continued ? withContinueLine(messages) : messages };
 }
 
-function continueTokens(modelId: string): number {
+export function continueLineTokens(modelId: string): number {
   return MESSAGE_OVERHEAD_TOKENS + estimateTokens(CONTINUE_INSTRUCTION, modelId);
 }
 
@@ -75,6 +77,28 @@ function withContinueLine(messages: ModelMessage[]): ModelMessage[] {
     { role: "user", content: CONTINUE_INSTRUCTION },
     ...messages.slice(at),
   ];
+}
+
+const toolTokensByModel = new Map<string, Promise<number>>();
+
+/**
+ * What the built-in tools' definitions cost in every call of `modelId` (the same for every
+ * thread and session: descriptions and schemas do not depend on them).
+ */
+export function builtinToolTokens(modelId: string): Promise<number> {
+  let known = toolTokensByModel.get(modelId);
+  if (!known) {
+    const tools = createBuiltinTools({
+      userId: "",
+      threadId: "",
+      sessionId: "",
+      runId: null,
+      isGranted: async () => false,
+    });
+    known = toolSetTokens(tools, modelId);
+    toolTokensByModel.set(modelId, known);
+  }
+  return known;
 }
 
 type StepContent = StepResult<ToolSet>["content"];

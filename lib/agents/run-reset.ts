@@ -19,8 +19,6 @@ export interface MidRunReset {
   session: ChatSession;
   request: Message;
   reading: ContextPart;
-  /** What the continuing prompt adds beyond system and request: tools, the continue line. */
-  extraTokens: number;
 }
 
 /** The session the run goes on in, or null when the reset failed or was cancelled. */
@@ -39,7 +37,7 @@ export async function resetBetweenSteps(input: MidRunReset): Promise<ChatSession
     contextTokens: reading.inputTokens,
     contextWindow: reading.contextWindow,
     utilization: reading.utilization,
-    midRun: { extraTokens: input.extraTokens },
+    midRun: true,
     emit: (part) =>
       out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
   });

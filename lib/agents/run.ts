@@ -16,7 +16,6 @@ import { finishRun, recordRunProgress, startRun } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
-import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { Actor } from "@/lib/auth/server";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
@@ -25,7 +24,7 @@ import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
 import { BatonError } from "@/lib/errors";
 import type { Profile } from "./profiles";
-import { CONTINUE_INSTRUCTION, type RunScope, type SessionView, viewSession } from "./run-context";
+import { builtinToolTokens, type RunScope, type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { resetBetweenSteps } from "./run-reset";
 import { currentSessionOr, prepareFirstCall, sessionAfterWaiting } from "./run-session";
@@ -101,7 +100,6 @@ class RunLoop {
   private resetFailed = false;
   private continued = false;
   private answering: string[] = [];
-  private toolTokens: number | null = null;
   private metadata: MessageMetadata | null = null;
 
   constructor(
@@ -282,9 +280,8 @@ class RunLoop {
     return withAnsweredApprovals(tools, this.input.resume?.approvedCallIds ?? new Set());
   }
 
-  private async toolDefinitionTokens(): Promise<number> {
-    this.toolTokens ??= await toolSetTokens(this.toolsFor(this.session), this.input.modelId);
-    return this.toolTokens;
+  private toolDefinitionTokens(): Promise<number> {
+    return builtinToolTokens(this.input.modelId);
   }
 
   private wantsReset(reading: ContextPart): boolean {
@@ -381,9 +378,6 @@ class RunLoop {
       session: this.session,
       request: this.input.request,
       reading: leg.reading,
-      extraTokens:
-        (await this.toolDefinitionTokens()) +
-        messageTokenCount([{ type: "text", text: CONTINUE_INSTRUCTION }], this.input.modelId),
     });
     if (!outcome) {
       // The run goes on in this session, without trying again.

@@ -16,6 +16,7 @@ import { settleAwaitingRuns } from "@/db/queries/runs";
 import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, ThreadReset } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
+import { builtinToolTokens, continueLineTokens } from "@/lib/agents/run-context";
 import {
   denyPendingApprovals,
   describePendingCall,
@@ -63,12 +64,9 @@ export interface ResetInput {
   utilization: number;
   /**
    * Set when the reset happens between two steps of a run: the handoff's `next_step` is then the
-   * step in flight, and the fit check counts what the continuing prompt adds.
+   * step in flight, and the next session's prompt also holds the continue line.
    */
-  midRun?: {
-    /** Tokens the next session's prompt holds beyond system and moved messages (tools, …). */
-    extraTokens: number;
-  };
+  midRun?: boolean;
   emit?: (part: ContextResetPart) => void;
 }
 
@@ -147,7 +145,10 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
 
     // Session N+1 must start below the reset threshold, or it would reset again at once.
     const budget = profile.resetThreshold * input.contextWindow;
-    const extra = input.midRun?.extraTokens ?? 0;
+    // Every session's calls carry the tool definitions; a run's next call, the continue line.
+    const extra =
+      (await builtinToolTokens(input.modelId)) +
+      (input.midRun ? continueLineTokens(input.modelId) : 0);
     const fits = (artifact: HandoffArtifact) =>
       estimatePromptTokens(profile, artifact, from.number, input.modelId, ctx.workspace) +
         input.movedTokens +

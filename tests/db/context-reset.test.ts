@@ -22,7 +22,7 @@ const saved = { ...process.env };
 beforeEach(() => {
   process.env.BATON_LOCAL_DELAY_MS = "0";
   process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "0";
-  process.env.BATON_LOCAL_CONTEXT_WINDOW = "600";
+  process.env.BATON_LOCAL_CONTEXT_WINDOW = "1550";
 });
 
 afterEach(() => {

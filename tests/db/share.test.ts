@@ -39,7 +39,7 @@ async function page(token: string, query: Record<string, string> = {}): Promise<
 async function threeSessionThread(actor: Actor): Promise<string> {
   process.env.BATON_LOCAL_DELAY_MS = "0";
   process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "0";
-  process.env.BATON_LOCAL_CONTEXT_WINDOW = "600";
+  process.env.BATON_LOCAL_CONTEXT_WINDOW = "1550";
   const threadId = randomUUID();
   await sendTurn(actor, threadId, "remember the launch code is 4242");
   for (let i = 0; i < 20; i++) {

@@ -1,0 +1,125 @@
+// What a chat request does to the stored history before a run answers it: store a new user
+// message (queued while a reset runs), replace the latest one (edit-and-resend), or drop the
+// last reply (regenerate). An open approval is denied first: the user moved on without it.
+import "server-only";
+import {
+  appendMessage,
+  deleteSessionMessagesAfter,
+  getMessage,
+  listSessionMessages,
+  updateMessage,
+} from "@/db/queries/messages";
+import { answerSpansSessions } from "@/db/queries/runs";
+import type { ChatSession, Message } from "@/db/schema";
+import type { Actor } from "@/lib/auth/server";
+import type { UserMessageInput } from "@/lib/chat/request";
+import { messageTokenCount } from "@/lib/context/message-tokens";
+import { BatonError } from "@/lib/errors";
+import { denyUnansweredApprovals } from "./approvals";
+
+export type UserInput = { kind: "message"; message: UserMessageInput } | { kind: "regenerate" };
+
+export async function applyUserInput(
+  actor: Actor,
+  threadId: string,
+  input: UserInput,
+  session: ChatSession,
+  model: string,
+  queued: boolean,
+): Promise<Message> {
+  const moveOn = () => denyUnansweredApprovals({ userId: actor.id, threadId, modelId: model });
+  if (input.kind === "message") {
+    const { message } = input;
+    const existing = await getMessage({ userId: actor.id, threadId, id: message.id });
+    if (existing) {
+      await assertEditable(actor, threadId, session, existing, queued);
+      await moveOn();
+      await deleteSessionMessagesAfter({
+        userId: actor.id,
+        threadId,
+        sessionId: session.id,
+        seq: existing.seq,
+      });
+      const updated = await updateMessage({
+        userId: actor.id,
+        threadId,
+        id: message.id,
+        patch: {
+          parts: message.parts,
+          status: "complete",
+          tokenCount: messageTokenCount(message.parts, model),
+        },
+      });
+      if (!updated) throw new BatonError("not_found:message", "Message not found.");
+      return updated;
+    }
+    await moveOn();
+    return appendMessage({
+      userId: actor.id,
+      threadId,
+      sessionId: session.id,
+      message: {
+        id: message.id,
+        role: "user",
+        parts: message.parts,
+        status: queued ? "queued" : "complete",
+        tokenCount: messageTokenCount(message.parts, model),
+      },
+    });
+  }
+  if (queued) {
+    throw new BatonError("conflict:reset_in_progress", "Wait for the context reset to finish.");
+  }
+  // Regenerate: drop the last reply (and anything after it) and answer the last user message.
+  const history = await listSessionMessages({ userId: actor.id, threadId, sessionId: session.id });
+  const lastUser = history.findLast((m) => m.role === "user");
+  if (!lastUser) throw new BatonError("not_found:message", "There is no message to answer.");
+  await assertSingleSessionAnswer(actor, threadId, lastUser);
+  await moveOn();
+  await deleteSessionMessagesAfter({
+    userId: actor.id,
+    threadId,
+    sessionId: session.id,
+    seq: lastUser.seq,
+  });
+  return lastUser;
+}
+
+/**
+ * Edit-and-resend may only replace the latest user message of the current session (and so only
+ * its answer): an id of any earlier message would otherwise wipe everything after it.
+ */
+async function assertEditable(
+  actor: Actor,
+  threadId: string,
+  session: ChatSession,
+  existing: Message,
+  queued: boolean,
+): Promise<void> {
+  const refuse = () =>
+    new BatonError("conflict:message", "Only your latest message in this session can be edited.");
+  if (existing.role !== "user" || queued || existing.sessionId !== session.id) throw refuse();
+  const history = await listSessionMessages({ userId: actor.id, threadId, sessionId: session.id });
+  if (history.findLast((m) => m.role === "user")?.id !== existing.id) throw refuse();
+  await assertSingleSessionAnswer(actor, threadId, existing);
+}
+
+/**
+ * A message whose answer ran across a reset cannot be edited or regenerated: part of the answer
+ * lives in an ended session, and the files it wrote stay written (the workspace is not rolled
+ * back).
+ */
+async function assertSingleSessionAnswer(actor: Actor, threadId: string, message: Message) {
+  const spans = await answerSpansSessions({
+    userId: actor.id,
+    threadId,
+    seq: message.seq,
+    sessionId: message.sessionId,
+  });
+  if (spans) {
+    throw new BatonError(
+      "conflict:message",
+      "This message's answer continued after a context reset, so it can no longer be edited or regenerated. Send a new message instead.",
+    );
+  }
+}
