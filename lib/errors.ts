@@ -17,6 +17,7 @@ const STATUS = {
   "forbidden:scope": 403,
   "forbidden:guest": 403,
   "forbidden:origin": 403,
+  "not_found:route": 404,
   "not_found:thread": 404,
   "not_found:message": 404,
   "not_found:handoff": 404,

@@ -146,6 +146,14 @@ export function encodeCursor(cursor: HandoffPageCursor): string {
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A microsecond timestamp whose fields are all in range (2024-02-30 parses, but is no time). */
+function isCursorTime(text: string): boolean {
+  if (!CURSOR_TIME.test(text) || text.startsWith("0000")) return false;
+  const millis = `${text.slice(0, 23)}Z`;
+  const date = new Date(millis);
+  return !Number.isNaN(date.getTime()) && date.toISOString() === millis;
+}
+
 function decodeCursor(raw: string): HandoffPageCursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
@@ -153,7 +161,7 @@ function decodeCursor(raw: string): HandoffPageCursor {
       Array.isArray(value) &&
       value.length === 2 &&
       typeof value[0] === "string" &&
-      CURSOR_TIME.test(value[0]) &&
+      isCursorTime(value[0]) &&
       typeof value[1] === "string" &&
       UUID.test(value[1])
     ) {

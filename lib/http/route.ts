@@ -40,7 +40,10 @@ export interface RouteOptions<
   auth: A;
   /** The JSON body's schema; an empty body reaches it as `undefined`. */
   body?: B;
-  /** Hands the handler the body as text (size-limited) instead of parsing it (MCP, Better Auth). */
+  /**
+   * Hands the handler the body as text (size-limited) for libraries that parse it themselves
+   * (MCP, Better Auth); it is still refused when it is not JSON or holds unstorable text.
+   */
   rawBody?: boolean;
   query?: Q;
   params?: P;
@@ -160,9 +163,9 @@ export function route<
       const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const hasBody = options.body !== undefined || options.rawBody === true;
       const rawBody = hasBody ? await readBodyText(request, maxBytes) : "";
-      const body = options.rawBody
-        ? undefined
-        : parseWith(options.body as B, parseJsonText(rawBody), invalid);
+      // A raw body is still JSON (the content-type check above): its text is checked too.
+      const parsedJson = parseJsonText(rawBody);
+      const body = options.rawBody ? undefined : parseWith(options.body as B, parsedJson, invalid);
       // authenticate() guarantees what the auth mode promises (see RouteContext).
       const response = await handler({
         request,
