@@ -384,6 +384,8 @@ class RunLoop {
       this.resetFailed = true;
       await this.storeMessage(await this.out.takeMessage(), "complete");
       if (leg.end === "approval") return "approval";
+      // Re-read: the session row holds the usage the leg just recorded.
+      this.session = await currentSessionOr(this.scope, this.session);
       return this.view(this.session);
     }
     await this.storeMessage(

@@ -128,17 +128,19 @@ export type ScriptedStep = { toolName: string; input: Record<string, unknown> } 
  * A scripted model: each streamed call takes its step from `next(prompt)`; a handoff request
  * (structured output) is answered with a minimal valid artifact. Prompts are recorded.
  */
-export function scriptedModel(next: (prompt: LanguageModelV3Prompt, call: number) => ScriptedStep) {
+export function scriptedModel(
+  next: (prompt: LanguageModelV3Prompt, call: number) => ScriptedStep,
+  artifact: Record<string, unknown> = {
+    goal: "scripted",
+    state_summary: "The scripted model was working.",
+  },
+) {
   const prompts: LanguageModelV3Prompt[] = [];
   let calls = 0;
   const model = new MockLanguageModelV3({
     provider: "baton",
     modelId: "local",
     doGenerate: async (options) => {
-      const artifact = {
-        goal: "scripted",
-        state_summary: "The scripted model was working.",
-      };
       return {
         content: [{ type: "text", text: JSON.stringify(artifact) }],
         finishReason: { unified: "stop", raw: "stop" },

@@ -1,0 +1,66 @@
+import type { StepResult, ToolSet } from "ai";
+import { describe, expect, it } from "vitest";
+import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
+import { estimateTokens } from "@/lib/ai/tokens";
+import { estimateStepTokens, StepMeter } from "./run-context";
+
+type Step = Pick<StepResult<ToolSet>, "stepNumber" | "usage" | "content">;
+
+const before = {
+  inputTokens: 1_000,
+  contextWindow: 10_000,
+  utilization: 0.1,
+  threshold: 0.8,
+  strategy: "reset" as const,
+};
+
+function writeStep(stepNumber: number, content: string, inputTokens?: number): Step {
+  const input = { path: `n${stepNumber}.md`, content };
+  return {
+    stepNumber,
+    usage: { inputTokens } as Step["usage"],
+    content: [
+      { type: "tool-call", toolCallId: `c${stepNumber}`, toolName: "write_file", input },
+      {
+        type: "tool-result",
+        toolCallId: `c${stepNumber}`,
+        toolName: "write_file",
+        input,
+        output: { ok: true, path: input.path },
+      },
+    ] as Step["content"],
+  };
+}
+
+describe("estimateStepTokens", () => {
+  it("counts the call's input and the result, so a bigger write adds more", () => {
+    const small = estimateStepTokens(writeStep(0, "short").content, OFFLINE_MODEL_ID);
+    const long = "many words of content ".repeat(100);
+    const big = estimateStepTokens(writeStep(0, long).content, OFFLINE_MODEL_ID);
+    expect(big - small).toBeGreaterThanOrEqual(estimateTokens(long, OFFLINE_MODEL_ID) - 5);
+  });
+});
+
+describe("StepMeter", () => {
+  it("reads the step's reported input plus what the step added", () => {
+    const meter = new StepMeter(before, OFFLINE_MODEL_ID);
+    const step = writeStep(0, "hello", 2_000);
+    const reading = meter.after(step);
+    expect(reading.inputTokens).toBe(2_000 + estimateStepTokens(step.content, OFFLINE_MODEL_ID));
+    expect(reading.utilization).toBeCloseTo(reading.inputTokens / 10_000);
+    expect(meter.after(step)).toBe(reading);
+    expect(meter.current).toBe(reading);
+  });
+
+  it("builds on the previous reading when a step reports no usage, counting nothing twice", () => {
+    const meter = new StepMeter(before, OFFLINE_MODEL_ID);
+    const first = meter.after(writeStep(0, "a"));
+    const second = meter.after(writeStep(1, "b"));
+    const added = estimateStepTokens(writeStep(1, "b").content, OFFLINE_MODEL_ID);
+    expect(first.inputTokens).toBeGreaterThan(before.inputTokens);
+    expect(second.inputTokens).toBe(first.inputTokens + added);
+    // A later report replaces the running estimate rather than adding to it.
+    const third = meter.after(writeStep(2, "c", 1_500));
+    expect(third.inputTokens).toBe(1_500 + added);
+  });
+});
