@@ -71,8 +71,11 @@ function refused(status: number, body: unknown): boolean {
   return Boolean(b && (b.error !== undefined || b.result?.isError === true));
 }
 
-async function run(fuzz: FuzzCase[]): Promise<{ failures: Failure[]; count: number }> {
+async function run(
+  fuzz: FuzzCase[],
+): Promise<{ failures: Failure[]; statuses: Record<number, number> }> {
   const failures: Failure[] = [];
+  const statuses: Record<number, number> = {};
   let before = await dbHashes(IGNORE);
   for (const c of fuzz) {
     const headers = headersFor(c.base, c.contentType);
@@ -93,6 +96,7 @@ async function run(fuzz: FuzzCase[]): Promise<{ failures: Failure[]; count: numb
       before = await dbHashes(IGNORE);
       continue;
     }
+    statuses[status] = (statuses[status] ?? 0) + 1;
     let parsed: unknown = null;
     try {
       parsed = text === "" ? null : JSON.parse(text);
@@ -116,15 +120,19 @@ async function run(fuzz: FuzzCase[]): Promise<{ failures: Failure[]; count: numb
       failures.push({ request: c.label, status, problem: problems.join("; ") });
     before = after;
   }
-  return { failures, count: fuzz.length };
+  return { failures, statuses };
 }
 
 describe("malformed requests to every route", () => {
   it("no 5xx, JSON refusals, and nothing stored by a refused request", async () => {
     const fuzz = fuzzCases(destructiveLast(routeCases(victim)));
     expect(fuzz.length).toBeGreaterThan(300);
-    const { failures } = await run(fuzz);
+    const { failures, statuses } = await run(fuzz);
     expect(failures).toEqual([]);
+    // The input reached the parsers: the victim stayed signed in (few 401s, only after the
+    // sign-out cases at the end) and the refusals are the ones each kind of input calls for.
+    expect(statuses[401] ?? 0).toBeLessThan(fuzz.length * 0.05);
+    for (const status of [400, 404, 413, 415]) expect(statuses[status]).toBeGreaterThan(10);
   });
 
   it("a failed chat request leaves no thread behind", async () => {
