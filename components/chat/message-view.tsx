@@ -1,19 +1,43 @@
 "use client";
-// One message row: user bubbles, assistant markdown (streamed), model attribution, and the
-// status a reader needs (stopped, failed, queued) with the actions that apply to it.
+// One message row: user bubbles, assistant replies (streamed markdown with the reply's tool calls
+// as cards, in the order they happened), model attribution, and the status a reader needs
+// (stopped, failed, queued) with the actions that apply to it.
 import { memo } from "react";
 import { Streamdown } from "streamdown";
+import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
 import { messageMarkdownComponents } from "./markdown-components";
+import { ToolCard } from "./tool-card";
 
 export interface MessageActions {
   onRetry?: () => void;
   onRegenerate?: () => void;
   onEdit?: () => void;
+  /** Answers a tool call waiting for approval in this message. */
+  onApproval?: (approvalId: string, decision: ApprovalDecision) => void;
 }
 
 function textOf(message: ChatMessage): string {
   return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+type Block =
+  | { kind: "text"; key: string; text: string }
+  | { kind: "tool"; key: string; part: ToolPart };
+
+/** Consecutive text parts as one markdown block; each tool call a block of its own. */
+function blocksOf(message: ChatMessage): Block[] {
+  const blocks: Block[] = [];
+  for (const [i, part] of message.parts.entries()) {
+    if (part.type === "text") {
+      const last = blocks.at(-1);
+      if (last?.kind === "text") last.text += part.text;
+      else blocks.push({ kind: "text", key: `text-${i}`, text: part.text });
+    } else if (isToolPart(part)) {
+      blocks.push({ kind: "tool", key: `tool-${part.toolCallId}`, part });
+    }
+  }
+  return blocks.filter((b) => b.kind === "tool" || b.text.length > 0);
 }
 
 export const MessageView = memo(function MessageView({
@@ -52,6 +76,7 @@ export const MessageView = memo(function MessageView({
       </div>
     );
   }
+  const blocks = blocksOf(message);
   const showStopped = stopped || (!streaming && status === "partial");
   const showFailed = failed || status === "error";
   return (
@@ -60,10 +85,20 @@ export const MessageView = memo(function MessageView({
         className="prose prose-zinc max-w-none break-words dark:prose-invert"
         data-testid="assistant-text"
       >
-        {text.length > 0 ? (
-          <Streamdown isAnimating={streaming} components={messageMarkdownComponents}>
-            {text}
-          </Streamdown>
+        {blocks.length > 0 ? (
+          blocks.map((block, i) =>
+            block.kind === "text" ? (
+              <Streamdown
+                key={block.key}
+                isAnimating={streaming && i === blocks.length - 1}
+                components={messageMarkdownComponents}
+              >
+                {block.text}
+              </Streamdown>
+            ) : (
+              <ToolCard key={block.key} part={block.part} onApproval={actions.onApproval} />
+            ),
+          )
         ) : streaming ? (
           <span className="animate-pulse text-zinc-400">Thinking…</span>
         ) : null}

@@ -1052,3 +1052,145 @@ describe("formatMessages: scale", () => {
     expect(elapsed).toBeLessThan(1500);
   });
 });
+
+describe("formatMessages: a reset between two tool steps of one reply", () => {
+  const toolCall = (id: string, toolName: string, input: unknown, output: unknown): Part =>
+    ({
+      type: `tool-${toolName}`,
+      toolCallId: id,
+      state: "output-available",
+      input,
+      output,
+    }) as Part;
+  const write = (id: string, path: string) =>
+    toolCall(id, "write_file", { path, content: "…" }, { ok: true, path, version: 1 });
+  const plan = (id: string, done: number) =>
+    toolCall(id, "update_plan", { items: [] }, { ok: true, items: [], version: done });
+
+  /** A row as a reader sees it: kind, session, and its text and tool calls in order. */
+  const toolRows = (items: ListItem[]) =>
+    items.map((item) => {
+      if (item.kind !== "message") return [item.kind, item.sessionNumber, ""] as const;
+      const shown = item.message.parts.flatMap((part) => {
+        if (part.type === "text") return [part.text];
+        if ("toolCallId" in part) {
+          const input = part.input as { path?: string } | undefined;
+          return [`${part.type}${input?.path ? `:${input.path}` : ""}`];
+        }
+        return [];
+      });
+      return [item.kind, item.sessionNumber, shown.join(" | ")] as const;
+    });
+
+  const history = [
+    user("u0", "plan: a; b", stored(1, 1)),
+    assistant("a0", [sessionPart(1), plan("c0", 0), text("Plan set")], stored(2, 1)),
+  ];
+
+  // The browser's copy: one message for the whole run, with the reset between two tool steps.
+  const live = [
+    ...history,
+    user("u1", "work through the plan"),
+    assistant(
+      "a1",
+      [
+        { type: "step-start" },
+        sessionPart(1),
+        plan("c1", 1),
+        { type: "step-start" },
+        write("c2", "work/p1.md"),
+        { type: "step-start" },
+        plan("c3", 2),
+        resetComplete(1, ["u1"]),
+        sessionPart(2),
+        { type: "step-start" },
+        write("c4", "work/p2.md"),
+        { type: "step-start" },
+        text("Files I wrote: work/p1.md, work/p2.md"),
+      ],
+      { seq: 4, sessionId: sid(1), status: "complete" },
+    ),
+  ];
+
+  // What the server stores: session 1's steps (ending with the reset) in the run's first
+  // message, the rest in a message of session 2, and the request moved into session 2.
+  const reloaded = [
+    ...history,
+    user("u1", "work through the plan", stored(3, 2)),
+    assistant(
+      "a1",
+      [
+        { type: "step-start" },
+        sessionPart(1),
+        plan("c1", 1),
+        { type: "step-start" },
+        write("c2", "work/p1.md"),
+        { type: "step-start" },
+        plan("c3", 2),
+        resetComplete(1, ["u1"]),
+      ],
+      stored(4, 1),
+    ),
+    assistant(
+      "a1-2",
+      [
+        sessionPart(2),
+        { type: "step-start" },
+        write("c4", "work/p2.md"),
+        { type: "step-start" },
+        text("Files I wrote: work/p1.md, work/p2.md"),
+      ],
+      stored(5, 2),
+    ),
+  ];
+
+  const expected = [
+    ["message", 1, "plan: a; b"],
+    ["message", 1, "tool-update_plan | Plan set"],
+    ["message", 1, "tool-update_plan | tool-write_file:work/p1.md | tool-update_plan"],
+    ["session_divider", 2, ""],
+    ["message", 2, "work through the plan"],
+    ["message", 2, "tool-write_file:work/p2.md | Files I wrote: work/p1.md, work/p2.md"],
+  ];
+
+  it("puts each session's tool steps on its side of the divider while streaming", () => {
+    expect(toolRows(formatMessages(live, sessionsUpTo(1)).items)).toEqual(expected);
+    expect(toolRows(formatMessages(live, sessionsUpTo(2)).items)).toEqual(expected);
+  });
+
+  it("renders the reload with the same rows in the same order", () => {
+    const fromReload = formatMessages(reloaded, sessionsUpTo(2));
+    expect(toolRows(fromReload.items)).toEqual(expected);
+    expect(fromReload.sessionStartIndex).toEqual(
+      formatMessages(live, sessionsUpTo(1)).sessionStartIndex,
+    );
+  });
+
+  it("keeps a tool call still running in the new session's half", () => {
+    const running = {
+      type: "tool-write_file",
+      toolCallId: "c5",
+      state: "input-available",
+      input: { path: "work/p3.md", content: "…" },
+    } as Part;
+    const streaming = assistant("a1", [
+      sessionPart(1),
+      write("c2", "work/p1.md"),
+      resetComplete(1, ["u1"]),
+      sessionPart(2),
+      { type: "step-start" },
+      running,
+    ]);
+    const { items } = formatMessages(
+      [...history, user("u1", "work through the plan"), streaming],
+      sessionsUpTo(1),
+    );
+    expect(toolRows(items).slice(2)).toEqual([
+      ["message", 1, "tool-write_file:work/p1.md"],
+      ["session_divider", 2, ""],
+      ["message", 2, "work through the plan"],
+      ["message", 2, "tool-write_file:work/p3.md"],
+    ]);
+    expect(items.at(-1)?.key).toBe("a1:s2");
+  });
+});
