@@ -14,10 +14,13 @@ import {
 import {
   destructiveLast,
   isStateChanging,
+  listRouteFiles,
   type RouteCase,
+  type RouteFile,
   routeCases,
   type Victim,
 } from "../support/routes";
+import { scratchApp, UNWRAPPED_ROUTE, WRAPPED_ROUTE } from "../support/scratch-app";
 import { changedTables } from "../support/table-hash";
 
 let victim: Victim;
@@ -100,8 +103,8 @@ const FORGERIES: Forgery[] = [
   },
 ];
 
-function stateChangingCases(): RouteCase[] {
-  return destructiveLast(routeCases(victim).filter((c) => isStateChanging(c.method)));
+function stateChangingCases(routes?: RouteFile[]): RouteCase[] {
+  return destructiveLast(routeCases(victim, routes).filter((c) => isStateChanging(c.method)));
 }
 
 interface Outcome {
@@ -109,6 +112,31 @@ interface Outcome {
   status: number;
   code: unknown;
   changed: string[];
+}
+
+/** Sends each case forged; returns every answer that is not a clean 403 forbidden:origin. */
+async function forge(cases: RouteCase[], forgery: Forgery): Promise<Outcome[]> {
+  const failures: Outcome[] = [];
+  for (const c of cases) {
+    const before = await dbHashes();
+    const response = await callRoute(c.route, c.method, `${APP_ORIGIN}${c.path}`, {
+      headers: new Headers({ host: "localhost:3000", ...forgery.headers(cookie, victim) }),
+      params: c.params,
+      body: forgery.encode(c.body),
+    });
+    const text = await response.text();
+    let code: unknown = null;
+    try {
+      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code ?? null;
+    } catch {
+      code = `not JSON: ${text.slice(0, 80)}`;
+    }
+    const changed = changedTables(before, await dbHashes());
+    if (response.status !== 403 || code !== "forbidden:origin" || changed.length > 0) {
+      failures.push({ request: c.label, status: response.status, code, changed });
+    }
+  }
+  return failures;
 }
 
 describe("forged same-site requests", () => {
@@ -130,29 +158,26 @@ describe("forged same-site requests", () => {
 
   for (const forgery of FORGERIES) {
     it(`${forgery.name}: 403 forbidden:origin and every table unchanged`, async () => {
-      const failures: Outcome[] = [];
-      for (const c of stateChangingCases()) {
-        const before = await dbHashes();
-        const response = await callRoute(c.route, c.method, `${APP_ORIGIN}${c.path}`, {
-          headers: new Headers({ host: "localhost:3000", ...forgery.headers(cookie, victim) }),
-          params: c.params,
-          body: forgery.encode(c.body),
-        });
-        const text = await response.text();
-        let code: unknown = null;
-        try {
-          code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code ?? null;
-        } catch {
-          code = `not JSON: ${text.slice(0, 80)}`;
-        }
-        const changed = changedTables(before, await dbHashes());
-        if (response.status !== 403 || code !== "forbidden:origin" || changed.length > 0) {
-          failures.push({ request: c.label, status: response.status, code, changed });
-        }
-      }
-      expect(failures).toEqual([]);
+      expect(await forge(stateChangingCases(), forgery)).toEqual([]);
     });
   }
+
+  it("a state-changing route added without the wrapper fails this check", async () => {
+    const app = scratchApp({
+      "app/api/added/route.ts": UNWRAPPED_ROUTE,
+      "app/api/wrapped/route.ts": WRAPPED_ROUTE,
+    });
+    try {
+      const cases = stateChangingCases(listRouteFiles(app.root));
+      const [forgery] = FORGERIES;
+      if (!forgery) throw new Error("no forgeries");
+      expect(await forge(cases, forgery)).toEqual([
+        { request: "POST /api/added", status: 200, code: null, changed: [] },
+      ]);
+    } finally {
+      app.remove();
+    }
+  });
 
   it("a same-origin JSON request still changes what it should", async () => {
     const before = await dbHashes();

@@ -1,17 +1,10 @@
 // Calls the app's route handlers in-process the way Next does (a Request and `{ params }`), seeds a
 // signed-up victim with real data through those same routes, and hashes every table.
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { getAuth } from "@/lib/auth/server";
-import {
-  type HttpMethod,
-  listRouteFiles,
-  PROJECT_ROOT,
-  type RouteFile,
-  type Victim,
-} from "./routes";
+import { type HttpMethod, listRouteFiles, type RouteFile, type Victim } from "./routes";
 import { type IgnoredColumns, tableHashes } from "./table-hash";
 
 export const APP_ORIGIN = "http://localhost:3000";
@@ -26,10 +19,10 @@ type Handler = (
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
 export async function handlerOf(route: RouteFile, method: HttpMethod): Promise<Handler> {
-  let loading = modules.get(route.file);
+  let loading = modules.get(route.absolute);
   if (!loading) {
-    loading = import(/* @vite-ignore */ path.join(PROJECT_ROOT, route.file));
-    modules.set(route.file, loading);
+    loading = import(/* @vite-ignore */ route.absolute);
+    modules.set(route.absolute, loading);
   }
   const handler = (await loading)[method];
   if (typeof handler !== "function") throw new Error(`${route.file} exports no ${method}`);

@@ -19,6 +19,8 @@ export type Segment =
 export interface RouteFile {
   /** Relative to the project root, e.g. `app/api/threads/[id]/route.ts`. */
   file: string;
+  /** The file's absolute path, to import it. */
+  absolute: string;
   /** The URL path with Next's segment syntax, e.g. `/api/threads/[id]`. */
   pattern: string;
   segments: Segment[];
@@ -88,7 +90,8 @@ export function listRouteFiles(root: string = PROJECT_ROOT): RouteFile[] {
               : `[...${s.name}]`,
       )
       .join("/")}`;
-    return { file, pattern, segments, methods: exportedMethods(readFileSync(full, "utf8")) };
+    const methods = exportedMethods(readFileSync(full, "utf8"));
+    return { file, absolute: full, pattern, segments, methods };
   });
 }
 
