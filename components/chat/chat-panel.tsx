@@ -2,18 +2,35 @@
 // The chat view: useChat over Baton's SSE endpoint, sending only the new message (the server
 // holds the history), with stop, retry, regenerate and edit-last-message; the thread's sessions
 // with live context resets (queueing what is sent meanwhile), manual resets, the context meter,
-// long-thread paging and sharing.
+// long-thread paging and sharing; tool calls with their approvals, the plan checklist and the
+// Files panel.
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from "ai";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  readUIMessageStream,
+  type UIMessageChunk,
+} from "ai";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { FilesPanel } from "@/components/workspace/files-panel";
+import { PlanChecklist } from "@/components/workspace/plan-checklist";
+import { usePlan } from "@/components/workspace/use-plan";
+import { ownerWorkspaceBase } from "@/components/workspace/workspace-api";
+import { approvalAnswerBody } from "@/lib/chat/approval-body";
 import {
   formatMessages,
   inThreadOrder,
   type ListItem,
   messageGaps,
 } from "@/lib/chat/format-messages";
+import {
+  type ApprovalDecision,
+  latestStreamedPlan,
+  pendingApprovalIds,
+  workspaceChangeCount,
+} from "@/lib/chat/tool-view";
 import type { ChatMessage, ContextPart, ContextResetPart, SessionSummary } from "@/lib/chat/types";
 import { Composer } from "./composer";
 import { ContextMeter } from "./context-meter";
@@ -77,6 +94,13 @@ function textLength(message: ChatMessage): number {
   return message.parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
 }
 
+/** A live message that ran across a committed reset: the server stored it as two messages. */
+function spansSessions(message: ChatMessage): boolean {
+  return message.parts.some(
+    (p) => p.type === "data-context-reset" && p.data.event === "reset_complete",
+  );
+}
+
 /** Stored copies replace the local ones (they carry seq and session), nothing local is lost. */
 function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): ChatMessage[] {
   const byId = new Map(stored.map((m) => [m.id, m]));
@@ -87,7 +111,8 @@ function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): ChatMes
     if (!copy) return m;
     // A stopped reply is stored a moment after its stream ends: until then the stored copy is
     // shorter than what the reader saw, so keep the text on screen and take only the metadata.
-    if (copy.role === "assistant" && textLength(copy) < textLength(m)) {
+    // A run that reset midway is stored as two messages: its stored first half replaces it.
+    if (copy.role === "assistant" && textLength(copy) < textLength(m) && !spansSessions(m)) {
       return { ...copy, parts: m.parts };
     }
     return copy;
@@ -145,6 +170,10 @@ export function ChatPanel({
   const cancelRequested = useRef(false);
   const sessionsRef = useRef(sessions);
   sessionsRef.current = sessions;
+  // Approval ids answered "Allow for this session", named in the answer's request body.
+  const allowForSession = useRef(new Set<string>());
+  const [filesOpen, setFilesOpen] = useState(false);
+  const filesPanelId = useId();
 
   const transport = useMemo(
     () =>
@@ -152,6 +181,12 @@ export function ChatPanel({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
           const last = messages.at(-1);
+          // An approval answer: the assistant message goes back with only its answered calls.
+          const answer =
+            trigger === "submit-message" && last?.role === "assistant"
+              ? approvalAnswerBody(last, allowForSession.current)
+              : null;
+          if (answer) return { body: { id, trigger, model: modelRef.current, ...answer } };
           const body =
             trigger === "submit-message" && last
               ? {
@@ -188,24 +223,35 @@ export function ChatPanel({
     [sessionNumberOf],
   );
 
-  const { messages, setMessages, sendMessage, status, stop, regenerate, error, clearError } =
-    useChat<ChatMessage>({
-      id: threadId,
-      messages: initialMessages,
-      transport,
-      experimental_throttle: 40,
-      onData: (part) => {
-        if (part.type === "data-context") setContext(part.data);
-        else if (part.type === "data-context-reset") announceReset(part.data);
-      },
-      onFinish: () => {
-        notifyThreadsChanged();
-        setStale(true);
-      },
-      onError: (err) => {
-        toast.error(readableError(err));
-      },
-    });
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    status,
+    stop,
+    regenerate,
+    error,
+    clearError,
+    addToolApprovalResponse,
+  } = useChat<ChatMessage>({
+    id: threadId,
+    messages: initialMessages,
+    transport,
+    experimental_throttle: 40,
+    // Answering the last approval of a step sends the answers (see prepareSendMessagesRequest).
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onData: (part) => {
+      if (part.type === "data-context") setContext(part.data);
+      else if (part.type === "data-context-reset") announceReset(part.data);
+    },
+    onFinish: () => {
+      notifyThreadsChanged();
+      setStale(true);
+    },
+    onError: (err) => {
+      toast.error(readableError(err));
+    },
+  });
 
   const fetchPage = useCallback<FetchPage>(
     (query) => fetchThreadPage(`/api/threads/${threadId}`, query),
@@ -465,6 +511,23 @@ export function ChatPanel({
 
   const offline = models.find((m) => m.id === model)?.offline ?? false;
 
+  const answerApproval = useCallback(
+    (approvalId: string, decision: ApprovalDecision) => {
+      if (decision === "allow_session") allowForSession.current.add(approvalId);
+      void addToolApprovalResponse({ id: approvalId, approved: decision !== "deny" });
+    },
+    [addToolApprovalResponse],
+  );
+  // The files panel reloads when a write, edit or delete finishes; the plan follows update_plan.
+  const liveMessages = useMemo(
+    () => [...messages, ...queued.flatMap((e) => (e.answer ? [e.answer] : []))],
+    [messages, queued],
+  );
+  const workspaceVersion = useMemo(() => workspaceChangeCount(liveMessages), [liveMessages]);
+  const streamedPlan = useMemo(() => latestStreamedPlan(liveMessages), [liveMessages]);
+  const workspaceBase = ownerWorkspaceBase(threadId);
+  const plan = usePlan(workspaceBase, threadExists, streamedPlan);
+
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
@@ -477,6 +540,15 @@ export function ChatPanel({
             title="Write a handoff now and continue in a fresh session"
           >
             New session with handoff
+          </Button>
+          <Button
+            variant="secondary"
+            aria-expanded={filesOpen}
+            aria-controls={filesPanelId}
+            disabled={!threadExists}
+            onClick={() => setFilesOpen((open) => !open)}
+          >
+            Files
           </Button>
           <SharePanel threadId={threadId} disabled={!threadExists} />
         </div>
@@ -491,65 +563,82 @@ export function ChatPanel({
           <code>ANTHROPIC_API_KEY</code> or <code>OPENAI_COMPATIBLE_BASE_URL</code> and restart.
         </div>
       ) : null}
-      <MessageList
-        items={formatted.items}
-        sessionStartIndex={formatted.sessionStartIndex}
-        streamingId={chatBusy && lastMessage?.role === "assistant" ? lastMessage.id : null}
-        busy={busy}
-        stoppedIds={stoppedIds}
-        failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-        onCancelReset={(from) => void cancelReset(from)}
-        cancellingReset={cancelling}
-        onPlaceholdersNear={pages.loadNear}
-        actionsFor={(message) => {
-          if (busy || queued.length > 0 || manualReset) return {};
-          if (message.id === lastMessage?.id && message.role === "assistant") {
-            return error
-              ? { onRetry: () => void regenerate() }
-              : { onRegenerate: () => void regenerate() };
-          }
-          if (message.id === lastUser?.id) {
-            return error && lastMessage?.id === message.id
-              ? { onRetry: () => void regenerate(), onEdit: editLast }
-              : { onEdit: editLast };
-          }
-          return {};
-        }}
-        emptyState={
-          <div className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-zinc-600 dark:text-zinc-400">
-            <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
-              What are we working on?
-            </h1>
-            <p className="max-w-md text-sm">
-              Long conversations never hit the context wall here: when the context fills up, Baton
-              writes a handoff and continues in a fresh session.
-            </p>
-          </div>
-        }
-      />
-      {error && lastMessage?.role === "user" ? (
-        <div role="alert" className="flex items-center gap-3 px-4 py-2 text-sm text-red-700">
-          {readableError(error)}
-          <button type="button" className="underline" onClick={() => void regenerate()}>
-            Retry
-          </button>
+      <div className="flex min-h-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <MessageList
+            items={formatted.items}
+            sessionStartIndex={formatted.sessionStartIndex}
+            streamingId={chatBusy && lastMessage?.role === "assistant" ? lastMessage.id : null}
+            busy={busy}
+            stoppedIds={stoppedIds}
+            failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+            onCancelReset={(from) => void cancelReset(from)}
+            cancellingReset={cancelling}
+            onPlaceholdersNear={pages.loadNear}
+            actionsFor={(message) => {
+              if (busy || queued.length > 0 || manualReset) return {};
+              if (message.id === lastMessage?.id && message.role === "assistant") {
+                // A live run that reset midway waits in its stored second half: answerable once the
+                // refresh after the run has put that message in place.
+                const answerable =
+                  pendingApprovalIds(message.parts).length > 0 && !spansSessions(lastMessage);
+                const approval = answerable ? { onApproval: answerApproval } : {};
+                return error
+                  ? { onRetry: () => void regenerate(), ...approval }
+                  : { onRegenerate: () => void regenerate(), ...approval };
+              }
+              if (message.id === lastUser?.id) {
+                return error && lastMessage?.id === message.id
+                  ? { onRetry: () => void regenerate(), onEdit: editLast }
+                  : { onEdit: editLast };
+              }
+              return {};
+            }}
+            emptyState={
+              <div className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-zinc-600 dark:text-zinc-400">
+                <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
+                  What are we working on?
+                </h1>
+                <p className="max-w-md text-sm">
+                  Long conversations never hit the context wall here: when the context fills up,
+                  Baton writes a handoff and continues in a fresh session.
+                </p>
+              </div>
+            }
+          />
+          {error && lastMessage?.role === "user" ? (
+            <div role="alert" className="flex items-center gap-3 px-4 py-2 text-sm text-red-700">
+              {readableError(error)}
+              <button type="button" className="underline" onClick={() => void regenerate()}>
+                Retry
+              </button>
+            </div>
+          ) : null}
+          <Composer
+            value={input}
+            onChange={setInput}
+            onSubmit={submit}
+            onStop={onStop}
+            busy={busy}
+            queueing={queueing}
+            editing={editingId !== null}
+            onCancelEdit={() => {
+              setEditingId(null);
+              setInput("");
+            }}
+            maxLength={maxMessageChars}
+            header={<PlanChecklist items={plan} />}
+            footer={context ? <ContextMeter context={context} /> : null}
+          />
         </div>
-      ) : null}
-      <Composer
-        value={input}
-        onChange={setInput}
-        onSubmit={submit}
-        onStop={onStop}
-        busy={busy}
-        queueing={queueing}
-        editing={editingId !== null}
-        onCancelEdit={() => {
-          setEditingId(null);
-          setInput("");
-        }}
-        maxLength={maxMessageChars}
-        footer={context ? <ContextMeter context={context} /> : null}
-      />
+        <FilesPanel
+          id={filesPanelId}
+          base={workspaceBase}
+          open={filesOpen && threadExists}
+          onClose={() => setFilesOpen(false)}
+          refreshKey={workspaceVersion}
+        />
+      </div>
     </div>
   );
 }

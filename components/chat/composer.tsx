@@ -13,6 +13,7 @@ export function Composer({
   editing,
   onCancelEdit,
   maxLength,
+  header,
   footer,
 }: {
   value: string;
@@ -25,6 +26,8 @@ export function Composer({
   editing: boolean;
   onCancelEdit: () => void;
   maxLength: number;
+  /** Shown above the input (the plan checklist). */
+  header?: ReactNode;
   /** Shown under the input (the context meter). */
   footer?: ReactNode;
 }) {
@@ -48,6 +51,7 @@ export function Composer({
   const tooLong = value.length > maxLength;
   return (
     <form onSubmit={submit} className="border-t border-zinc-200 p-3 dark:border-zinc-800">
+      {header}
       {editing ? (
         <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500">
           Editing your last message.
