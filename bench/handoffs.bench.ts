@@ -17,6 +17,9 @@ if (!process.execArgv.some((a) => a.includes("react-server"))) {
   process.exit(run.status ?? 1);
 }
 
+// Thousands of requests a minute on one token: past the API's default rate limit, so raise it.
+process.env.BATON_RATE_LIMIT_API ??= "1000000/60s";
+
 const { sql } = await import("drizzle-orm");
 const { GET: getOne } = await import("@/app/api/handoffs/[key]/route");
 const { GET: listRoute, POST: upsertRoute } = await import("@/app/api/handoffs/route");
