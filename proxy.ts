@@ -19,10 +19,12 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only. Route handlers (/api/**, /share/<token>/messages) stay out: with a proxy in front
+  // Pages only. Route handlers (/api/**, /share/<token>/{messages,files,plan}) stay out: with a proxy in front
   // Next buffers each request body before the handler runs, and the route wrapper must be able to
   // refuse an oversized body unread. Their headers come from next.config.ts (NON_PAGE_SOURCES in
   // lib/http/security-headers.ts; the unit test keeps the two lists in step). Next's static files
   // need no CSP.
-  matcher: ["/((?!api(?:/|$)|_next/static/|_next/image(?:/|$)|share/[^/]+/messages(?:/|$)).*)"],
+  matcher: [
+    "/((?!api(?:/|$)|_next/static/|_next/image(?:/|$)|share/[^/]+/(?:messages|files|plan)(?:/|$)).*)",
+  ],
 };

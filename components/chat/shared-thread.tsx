@@ -1,8 +1,14 @@
 "use client";
-// A shared thread, read-only: the same virtualized list, dividers, handoff cards and navigator
-// as the owner's view, paged through the share link; nothing here can change the thread. Pages
-// are opened with the opaque cursors the link hands out (see lib/chat/share-anchors.ts).
-import { useCallback, useMemo, useRef, useState } from "react";
+// A shared thread, read-only: the same virtualized list, dividers, handoff cards, tool cards and
+// navigator as the owner's view, paged through the share link, with the thread's files and plan;
+// nothing here can change the thread (no approval buttons). Pages are opened with the opaque
+// cursors the link hands out (see lib/chat/share-anchors.ts).
+import { useCallback, useId, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { FilesPanel } from "@/components/workspace/files-panel";
+import { PlanChecklist } from "@/components/workspace/plan-checklist";
+import { usePlan } from "@/components/workspace/use-plan";
+import { sharedWorkspaceBase } from "@/components/workspace/workspace-api";
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
 import {
   ShareAnchors,
@@ -15,11 +21,13 @@ import { coverageOf, type FetchPage, fetchPageAt, useThreadPages } from "./use-t
 
 export function SharedThread({
   token,
+  title,
   initialMessages,
   initialSessions,
   olderCursor,
 }: {
   token: string;
+  title: string;
   initialMessages: ChatMessage[];
   initialSessions: SharedSessionSummary[];
   olderCursor: string | null;
@@ -63,16 +71,55 @@ export function SharedThread({
     return formatMessages(messages, sessions, { gaps });
   }, [pages.loaded, pages.covered, initialMessages, sessions]);
 
+  const workspaceBase = sharedWorkspaceBase(token);
+  const plan = usePlan(workspaceBase, true, null);
+  const [filesOpen, setFilesOpen] = useState(false);
+  const filesPanelId = useId();
+
   return (
-    <MessageList
-      items={formatted.items}
-      sessionStartIndex={formatted.sessionStartIndex}
-      onPlaceholdersNear={pages.loadNear}
-      emptyState={
-        <p className="p-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
-          This thread has no messages yet.
-        </p>
-      }
-    />
+    <>
+      <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <div className="min-w-0 flex-1">
+          <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
+            Shared thread · read-only
+          </p>
+          <h1 className="truncate text-lg font-semibold">{title}</h1>
+        </div>
+        <Button
+          variant="secondary"
+          aria-expanded={filesOpen}
+          aria-controls={filesPanelId}
+          onClick={() => setFilesOpen((open) => !open)}
+        >
+          Files
+        </Button>
+      </header>
+      <div className="flex min-h-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <MessageList
+            items={formatted.items}
+            sessionStartIndex={formatted.sessionStartIndex}
+            onPlaceholdersNear={pages.loadNear}
+            emptyState={
+              <p className="p-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
+                This thread has no messages yet.
+              </p>
+            }
+          />
+          {plan.length > 0 ? (
+            <div className="border-t border-zinc-200 px-3 pt-2 pb-1 dark:border-zinc-800">
+              <PlanChecklist items={plan} />
+            </div>
+          ) : null}
+        </div>
+        <FilesPanel
+          id={filesPanelId}
+          base={workspaceBase}
+          open={filesOpen}
+          onClose={() => setFilesOpen(false)}
+          refreshKey={0}
+        />
+      </div>
+    </>
   );
 }

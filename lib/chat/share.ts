@@ -10,6 +10,7 @@ import { BatonError } from "@/lib/errors";
 import { redactText } from "@/lib/handoff/redact";
 import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";
 import { MAX_CURSOR_SEQ, type ShareIds, shareIds } from "./share-ids";
+import { sharedToolPart } from "./share-tool-parts";
 import { loadThreadView } from "./thread-view";
 import type { ChatMessage, HandoffView, SessionSummary } from "./types";
 
@@ -115,7 +116,8 @@ class SharedMapping {
 
   /**
    * Parts a reader sees or the list needs to place sessions, rebuilt field by field so nothing
-   * else rides along; tool calls and reasoning stay private, text loses its provider metadata.
+   * else rides along; tool calls keep their input, result and outcome, redacted, under stand-in
+   * ids (share-tool-parts.ts); reasoning stays private, text loses its provider metadata.
    */
   part(part: Part): Part | null {
     switch (part.type) {
@@ -161,7 +163,7 @@ class SharedMapping {
         };
       }
       default:
-        return null;
+        return sharedToolPart(part, (id) => this.ids.id("part", id));
     }
   }
 

@@ -78,6 +78,7 @@ const PAGES = [
   "/no-such-page",
   "/apiary",
   "/share/abc/messagesx",
+  "/share/abc/filesx",
 ];
 const NON_PAGES = [
   "/api",
@@ -87,6 +88,9 @@ const NON_PAGES = [
   "/api/no-such-route",
   "/share/abc/messages",
   "/share/abc/messages/",
+  "/share/abc/files",
+  "/share/abc/files/work/p1.md",
+  "/share/abc/plan",
 ];
 
 describe("the two header layers", () => {

@@ -79,7 +79,13 @@ const NOT_CACHED: Header = { key: "Cache-Control", value: "no-store" };
  * share view's paging route. The proxy matcher in proxy.ts excludes exactly these (plus Next's
  * static files, which get the static headers only).
  */
-export const NON_PAGE_SOURCES = ["/api", "/api/:path*", "/share/:token/messages/:path*"];
+export const NON_PAGE_SOURCES = [
+  "/api",
+  "/api/:path*",
+  "/share/:token/messages/:path*",
+  "/share/:token/files/:path*",
+  "/share/:token/plan/:path*",
+];
 
 /** next.config.ts `headers()`. */
 export function securityHeaderRules(): HeaderRule[] {

@@ -151,7 +151,10 @@ function catchAllCalls(
   if (route.pattern === "/api/auth/[...all]") {
     return method === "GET" ? [{ path: "get-session" }] : authCalls(victim);
   }
-  if (route.pattern === "/api/threads/[id]/files/[...path]") {
+  if (
+    route.pattern === "/api/threads/[id]/files/[...path]" ||
+    route.pattern === "/share/[token]/files/[...path]"
+  ) {
     return [{ path: "notes/a.md", body: method === "GET" ? undefined : {} }];
   }
   throw new Error(
@@ -236,6 +239,7 @@ function queryFor(pattern: string): Record<string, string> {
     case "/api/handoffs/[key]":
       return { revision: "1" };
     case "/api/threads/[id]/files/[...path]":
+    case "/share/[token]/files/[...path]":
       return { version: "1" };
     default:
       return {};

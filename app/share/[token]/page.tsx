@@ -17,14 +17,9 @@ export default async function SharedThreadPage({ params }: { params: Promise<{ t
   if (!view) notFound();
   return (
     <main className="flex h-full min-h-0 flex-col">
-      <header className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
-        <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
-          Shared thread · read-only
-        </p>
-        <h1 className="truncate text-lg font-semibold">{view.thread.title}</h1>
-      </header>
       <SharedThread
         token={token}
+        title={view.thread.title}
         initialMessages={view.messages}
         initialSessions={view.sessions}
         olderCursor={view.olderCursor}
