@@ -1,23 +1,25 @@
-// The client address of a request, for per-address rate limits. Next.js hands route handlers no
-// socket address, and it keeps an X-Forwarded-For a client sent, so the header is believed only
-// as far as BATON_TRUST_PROXY says: N trusted proxies each append the address they saw, and the
-// Nth entry from the right is the last one a trusted hop wrote.
+// The client address of a request, for per-address rate limits. With no trusted proxy it is the
+// socket's address (stamped at start-up, see peer-address.ts); Next keeps an X-Forwarded-For a
+// client sent, so that header is believed only as far as BATON_TRUST_PROXY says: N trusted
+// proxies each append the address they saw, and the Nth entry from the right is the last one a
+// trusted hop wrote.
 import { isIP } from "node:net";
 import { serverEnv } from "@/lib/env";
+import { peerAddress } from "./peer-address";
 
-/** The key every client shares when no trusted proxy names the client (BATON_TRUST_PROXY=0). */
+/** The key every client shares when nothing names the client (in-process callers, tests). */
 export const UNKNOWN_CLIENT = "local";
 
 /**
- * The client's IP address (IPv4 dotted, IPv6 lower-case), or `UNKNOWN_CLIENT` when no trusted
- * hop says who the client is. With 0 trusted proxies X-Forwarded-For is ignored entirely: any
- * client can write it.
+ * The client's IP address (IPv4 dotted, IPv6 lower-case), or `UNKNOWN_CLIENT` when nothing says
+ * who the client is. With 0 trusted proxies X-Forwarded-For is ignored entirely (any client can
+ * write it) and the socket's address is used.
  */
 export function clientIp(
   request: Request,
   trustProxy: number = serverEnv().BATON_TRUST_PROXY ?? 0,
 ): string {
-  if (trustProxy <= 0) return UNKNOWN_CLIENT;
+  if (trustProxy <= 0) return parseAddress(peerAddress(request) ?? "") ?? UNKNOWN_CLIENT;
   const entries = (request.headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((entry) => entry.trim())

@@ -1,0 +1,47 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIp } from "./client-ip";
+import { installPeerAddressHeader, peerAddress } from "./peer-address";
+
+let server: http.Server;
+let base = "";
+const seen: Request[] = [];
+
+beforeAll(async () => {
+  installPeerAddressHeader();
+  server = http.createServer((req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+    }
+    seen.push(new Request(`http://127.0.0.1${req.url}`, { headers }));
+    res.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("the socket address stamp", () => {
+  it("names the socket's address, whatever X-Forwarded-For the client wrote", async () => {
+    await fetch(`${base}/`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    const request = seen.at(-1);
+    if (!request) throw new Error("the server saw no request");
+    expect(peerAddress(request)).toBe("127.0.0.1");
+    expect(clientIp(request, 0)).toBe("127.0.0.1");
+    expect(clientIp(request, 1)).toBe("203.0.113.9");
+  });
+
+  it("overwrites a copy of the stamp a client sends", async () => {
+    const forged = [...(seen.at(-1)?.headers.keys() ?? [])].find((k) =>
+      k.startsWith("x-baton-peer"),
+    );
+    if (!forged) throw new Error("no stamp header");
+    await fetch(`${base}/`, { headers: { [forged]: "198.51.100.7" } });
+    const request = seen.at(-1);
+    if (!request) throw new Error("the server saw no request");
+    expect(peerAddress(request)).toBe("127.0.0.1");
+  });
+});
