@@ -68,7 +68,8 @@ export interface RouteContext<A extends RouteAuth, B, Q, P> {
   params: P;
 }
 
-type NextContext = { params: Promise<Record<string, string | string[]>> };
+// What Next passes; the params schema decides what the values must be.
+type NextContext = { params: Promise<unknown> };
 
 /** Marks a handler as built by `route()`; a test checks every exported route handler has it. */
 export const ROUTE_BRAND: unique symbol = Symbol.for("baton.route");
