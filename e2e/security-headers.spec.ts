@@ -111,20 +111,24 @@ test("headers, a framed /settings, and images in messages that never load", asyn
     await watchCsp(context);
     const chatErrors = cspConsoleErrors(page);
 
-    // A message with a markdown image and a raw <img>; the offline model's reply repeats them.
+    // A message with a markdown image, a raw <img> and a <picture> whose <source> has its own
+    // URL; the offline model's reply repeats the message (as markdown), the user's bubble shows it.
+    const u = (name: string) => `${images.origin}/${name}.gif`;
     const chat = new SessionPage(page);
     await chat.openNew();
     await chat.sendMessage(
-      `Look ![md beacon](${images.origin}/md.gif) and <img src="${images.origin}/raw.gif" alt="raw beacon">`,
+      `![md beacon](${u("md")}) <img src="${u("raw")}" alt="raw beacon"> ` +
+        `<picture><source srcset="${u("srcset")}"><img src="${u("picture")}" alt="pic beacon"></picture>`,
     );
     await chat.waitForReplyDone();
     const reply = chat.assistantMessages.last();
     await expect(reply).toContainText("You said:");
-    const mdLink = reply.getByRole("link", { name: /md beacon/ });
-    const rawLink = reply.getByRole("link", { name: /raw beacon/ });
-    await expect(mdLink).toHaveAttribute("href", `${images.origin}/md.gif`);
-    await expect(rawLink).toHaveAttribute("href", `${images.origin}/raw.gif`);
-    await expect(reply.locator("img")).toHaveCount(0);
+    const shown = { "md beacon": "md", "raw beacon": "raw", "pic beacon": "picture" };
+    for (const [name, path] of Object.entries(shown)) {
+      const link = reply.getByRole("link", { name: new RegExp(`^Image: ${name}`) });
+      await expect(link).toHaveAttribute("href", u(path));
+    }
+    await expect(reply.locator("img, source")).toHaveCount(0);
     await expect(chat.userMessages.last()).toContainText("md beacon");
     const threadId = chat.threadId();
 
@@ -149,9 +153,9 @@ test("headers, a framed /settings, and images in messages that never load", asyn
       const shareErrors = cspConsoleErrors(shared);
       await shared.goto(shareUrl);
       const sharedReply = shared.locator('[data-testid="message"][data-role="assistant"]').last();
-      await expect(sharedReply.getByRole("link", { name: /md beacon/ })).toBeVisible();
-      await expect(sharedReply.getByRole("link", { name: /raw beacon/ })).toBeVisible();
-      await expect(sharedReply.locator("img")).toHaveCount(0);
+      for (const name of [/Image: md beacon/, /Image: raw beacon/, /Image: pic beacon/])
+        await expect(sharedReply.getByRole("link", { name })).toBeVisible();
+      await expect(sharedReply.locator("img, source")).toHaveCount(0);
       expect(shareErrors).toEqual([]);
       expect(await violations(shared)).toEqual([]);
     } finally {
@@ -161,8 +165,8 @@ test("headers, a framed /settings, and images in messages that never load", asyn
     // The counter counts: a direct request is seen; the browser never asked for the images.
     expect((await page.request.get(`${images.origin}/control.gif`)).status()).toBe(200);
     expect(images.hits("/control.gif")).toBe(1);
-    expect(images.hits("/md.gif")).toBe(0);
-    expect(images.hits("/raw.gif")).toBe(0);
+    for (const path of ["/md.gif", "/raw.gif", "/srcset.gif", "/picture.gif"])
+      expect(images.hits(path), path).toBe(0);
 
     // Settings renders at the top level, with no CSP errors...
     await page.goto("/settings");

@@ -1,23 +1,12 @@
 "use client";
 // Markdown element overrides for message text: an image in a message never makes the browser
 // fetch a URL (an external image is a tracking beacon on every reader, on the share page too), so
-// it renders as a link showing its alt text; only inline data: images are drawn.
+// it renders as a link showing its alt text. (Streamdown's sanitizer already drops data: sources.)
 import type { ComponentProps } from "react";
 import type { Components } from "streamdown";
 
-const INLINE_IMAGE = /^data:image\//i;
-
-function MessageImage({
-  src,
-  alt,
-  node: _node,
-  ...rest
-}: ComponentProps<"img"> & { node?: unknown }) {
+function MessageImage({ src, alt }: ComponentProps<"img"> & { node?: unknown }) {
   const url = typeof src === "string" ? src.trim() : "";
-  if (INLINE_IMAGE.test(url)) {
-    // biome-ignore lint/performance/noImgElement: an inline data: image, nothing to optimize or fetch.
-    return <img {...rest} src={url} alt={alt ?? ""} className="max-w-full rounded" />;
-  }
   const label = alt?.trim() || url;
   if (!url) return label ? <span>{label}</span> : null;
   const host = hostOf(url);
@@ -29,7 +18,6 @@ function MessageImage({
       target="_blank"
       rel="noopener noreferrer nofollow"
       className="break-all font-medium text-indigo-600 underline dark:text-indigo-400"
-      data-testid="image-link"
     >
       Image: {label}
       {host && label !== url ? ` (${host})` : null}
