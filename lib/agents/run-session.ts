@@ -3,6 +3,7 @@
 // the run goes on in.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { getMessage, updateMessage } from "@/db/queries/messages";
 import { moveMessagesToSession } from "@/db/queries/resets";
 import { getCurrentSession } from "@/db/queries/sessions";
 import type { ChatSession, Message } from "@/db/schema";
@@ -35,6 +36,30 @@ export async function sessionAfterWaiting(
     sessionId: committed.session.id,
   });
   return committed.session;
+}
+
+/**
+ * The session a run answers its request in: a queued request waits out the reset that is
+ * running (and is answered in the session it made); a request a reset moved meanwhile follows.
+ */
+export async function enterSession(
+  scope: RunScope,
+  out: RunOutput,
+  { request, session, queued }: { request: Message; session: ChatSession; queued: boolean },
+): Promise<{ session: ChatSession; answering: string[] }> {
+  const { userId, threadId } = scope;
+  let current = session;
+  let answering: string[] = [];
+  if (queued) {
+    out.write({ type: "data-queued", id: `queued-${request.id}`, data: { messageId: request.id } });
+    current = await sessionAfterWaiting(scope, current, [request.id]);
+    answering = [request.id];
+    await updateMessage({ userId, threadId, id: request.id, patch: { status: "complete" } });
+  }
+  // A reset that committed between our check and our insert moved this message forward.
+  const placed = await getMessage({ userId, threadId, id: request.id });
+  if (placed && placed.sessionId !== current.id) current = await currentSessionOr(scope, current);
+  return { session: current, answering };
 }
 
 export interface BeforeFirstCall {

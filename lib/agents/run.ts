@@ -11,7 +11,7 @@ import {
   type ToolSet,
   type UIMessageStreamWriter,
 } from "ai";
-import { appendMessage, getMessage, updateMessage } from "@/db/queries/messages";
+import { appendMessage, updateMessage } from "@/db/queries/messages";
 import { finishRun, recordRunProgress, startRun } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
@@ -27,7 +27,7 @@ import type { Profile } from "./profiles";
 import { builtinToolTokens, type RunScope, type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { resetBetweenSteps } from "./run-reset";
-import { currentSessionOr, prepareFirstCall, sessionAfterWaiting } from "./run-session";
+import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
 import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
 import { createBuiltinTools } from "./tools";
 import { withAnsweredApprovals } from "./tools/approvals";
@@ -161,30 +161,13 @@ class RunLoop {
 
   private async startRun(): Promise<SessionView> {
     const { request } = this.input;
-    if (this.input.queued) {
-      this.out.write({
-        type: "data-queued",
-        id: `queued-${request.id}`,
-        data: { messageId: request.id },
-      });
-      this.session = await sessionAfterWaiting(this.scope, this.session, [request.id]);
-      this.answering = [request.id];
-      await updateMessage({
-        userId: this.scope.userId,
-        threadId: this.scope.threadId,
-        id: request.id,
-        patch: { status: "complete" },
-      });
-    }
-    // A reset that committed between our check and our insert moved this message forward.
-    const placed = await getMessage({
-      userId: this.scope.userId,
-      threadId: this.scope.threadId,
-      id: request.id,
+    const entered = await enterSession(this.scope, this.out, {
+      request,
+      session: this.session,
+      queued: this.input.queued,
     });
-    if (placed && placed.sessionId !== this.session.id) {
-      this.session = await currentSessionOr(this.scope, this.session);
-    }
+    this.session = entered.session;
+    this.answering = entered.answering;
     this.out.writeSession(this.session);
     const prepared = await prepareFirstCall(
       {
