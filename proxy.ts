@@ -19,12 +19,10 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only. Route handlers (/api/**, /share/<token>/{messages,files,plan}) stay out: with a proxy in front
-  // Next buffers each request body before the handler runs, and the route wrapper must be able to
-  // refuse an oversized body unread. Their headers come from next.config.ts (NON_PAGE_SOURCES in
-  // lib/http/security-headers.ts; the unit test keeps the two lists in step). Next's static files
-  // need no CSP.
-  matcher: [
-    "/((?!api(?:/|$)|_next/static/|_next/image(?:/|$)|share/[^/]+/(?:messages|files|plan)(?:/|$)).*)",
-  ],
+  // Pages only. Route handlers (/api/**, and everything below /share/<token>/) stay out: with a
+  // proxy in front Next buffers each request body before the handler runs, and the route wrapper
+  // must be able to refuse an oversized body unread. Their headers come from next.config.ts
+  // (NON_PAGE_SOURCES in lib/http/security-headers.ts; a unit test checks every page and route
+  // file of app/ against both). Next's static files need no CSP.
+  matcher: ["/((?!api(?:/|$)|_next/static/|_next/image(?:/|$)|share/[^/]+/.).*)"],
 };

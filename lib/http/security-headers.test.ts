@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import {
   unstable_doesMiddlewareMatch,
   unstable_getResponseFromNextConfig,
@@ -68,30 +70,48 @@ describe("page policy", () => {
   });
 });
 
+/** A sample URL segment for a folder of app/: null for a route group, which is not in the URL. */
+function sampleSegment(folder: string): string | null {
+  if (/^\(.*\)$/.test(folder)) return null;
+  if (/^\[\[?\.\.\./.test(folder)) return "a/b.md";
+  if (/^\[.+\]$/.test(folder)) return "x1";
+  return folder;
+}
+
+/**
+ * A concrete URL for every `page.tsx` or `route.ts` under app/, read from the filesystem so a page
+ * or route added later is checked too (`_private` folders are never routed).
+ */
+function appUrls(fileName: "page.tsx" | "route.ts"): string[] {
+  const urls: string[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isFile() && entry.name === fileName) urls.push(`/${segments.join("/")}`);
+      if (!entry.isDirectory() || entry.name.startsWith("_")) continue;
+      const segment = sampleSegment(entry.name);
+      walk(path.join(dir, entry.name), segment === null ? segments : [...segments, segment]);
+    }
+  };
+  walk(path.resolve(import.meta.dirname, "../../app"), []);
+  return urls.sort();
+}
+
 // Which layer sets the CSP of a path: proxy.ts (pages) or next.config.ts (everything else).
-const PAGES = [
-  "/",
-  "/settings",
-  "/chat/0b6f0c5e-8a0e-4c59-9d67-5b7f6a1c2d3e",
-  "/share/abc",
-  "/sign-in",
-  "/no-such-page",
-  "/apiary",
-  "/share/abc/messagesx",
-  "/share/abc/filesx",
-];
+const PAGES = [...appUrls("page.tsx"), "/no-such-page", "/apiary", "/sharex/abc/messages"];
 const NON_PAGES = [
+  ...appUrls("route.ts"),
   "/api",
-  "/api/health",
-  "/api/threads",
-  "/api/auth/sign-in/email",
   "/api/no-such-route",
-  "/share/abc/messages",
   "/share/abc/messages/",
-  "/share/abc/files",
-  "/share/abc/files/work/p1.md",
-  "/share/abc/plan",
+  "/share/abc/no-such-route",
 ];
+
+it("finds the app's pages and routes on disk", () => {
+  expect(PAGES).toEqual(expect.arrayContaining(["/", "/settings", "/chat/x1", "/share/x1"]));
+  expect(NON_PAGES).toEqual(
+    expect.arrayContaining(["/api/health", "/api/auth/a/b.md", "/share/x1/messages"]),
+  );
+});
 
 describe("the two header layers", () => {
   it.each(PAGES)("%s: the proxy sets a nonce CSP, next.config none", async (path) => {

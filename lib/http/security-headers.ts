@@ -3,10 +3,10 @@
 //   reads the nonce from the request's CSP header and puts it on its own script tags);
 // - next.config.ts `headers()`, for everything: the static headers below, plus a script-free CSP
 //   and `Cache-Control: no-store` on the paths proxy.ts leaves alone (the API and the share
-//   view's paging route). Route handlers stay out of the proxy because a proxy makes Next buffer
+//   view's own API). Route handlers stay out of the proxy because a proxy makes Next buffer
 //   each request body before the handler runs, and the route wrapper must be able to refuse an
 //   oversized body without reading it.
-// Both layers must agree on which paths are "pages": the unit test checks them against each other.
+// Both layers must agree on which paths are pages: a unit test checks every page and route file.
 
 type Header = { key: string; value: string };
 export type HeaderRule = { source: string; headers: Header[] };
@@ -75,17 +75,11 @@ export const STATIC_HEADERS: Header[] = [
 const NOT_CACHED: Header = { key: "Cache-Control", value: "no-store" };
 
 /**
- * Paths proxy.ts does not run on that answer with data: the API (Better Auth included) and the
- * share view's paging route. The proxy matcher in proxy.ts excludes exactly these (plus Next's
- * static files, which get the static headers only).
+ * Paths proxy.ts does not run on, all of them route handlers answering with data: the API (Better
+ * Auth included) and the share view's own API (everything below /share/<token>/). The proxy
+ * matcher excludes exactly these, plus Next's static files, which get the static headers only.
  */
-export const NON_PAGE_SOURCES = [
-  "/api",
-  "/api/:path*",
-  "/share/:token/messages/:path*",
-  "/share/:token/files/:path*",
-  "/share/:token/plan/:path*",
-];
+export const NON_PAGE_SOURCES = ["/api", "/api/:path*", "/share/:token/:path+"];
 
 /** next.config.ts `headers()`. */
 export function securityHeaderRules(): HeaderRule[] {
