@@ -47,19 +47,23 @@ test("a six-item plan is worked through in one reply across a reset between two 
   await expect(chat.stop).toBeVisible();
   await chat.waitForReplyDone();
   await expect(chat.lastAssistantText()).toContainText("all 6 items are done");
-  // No message was sent for the work to go on after the reset.
-  await expect(chat.userMessages).toHaveCount(2);
-  await expect(chat.dividers).toHaveCount(1);
+  // No message was sent for the work to go on after the reset (several resets may happen in
+  // one run: each moves the request into the new session, as the server stores it).
+  const rows = await chat.allRows();
+  expect(rows.filter((row) => row.startsWith("user:"))).toEqual([
+    `user: plan: ${TASKS.join("; ")}`,
+    "user: work through the plan",
+  ]);
 
-  // Between two tool steps: the reply's half above the divider ends with a tool call and the
-  // half below (after the moved request) begins with one.
+  // Between two tool steps: the reply's part above the divider ends with a tool call and its
+  // part below begins with one (past the moved request, if it moved there).
   const shapes = await chat.rowShapes();
   const at = shapes.findIndex((row) => row[0] === "divider 2");
   expect(at).toBeGreaterThan(0);
   expect(shapes[at - 1]?.at(-1)).toMatch(/^tool:/);
-  expect(shapes[at + 1]).toEqual(["user"]);
-  expect(shapes[at + 2]?.[0]).toMatch(/^tool:/);
-  expect(shapes[at + 2]?.at(-1)).toBe("text");
+  const below = shapes.slice(at + 1).find((row) => row[0] !== "user");
+  expect(below?.[0]).toMatch(/^tool:/);
+  expect(shapes.at(-1)?.at(-1)).toBe("text");
 
   await expect(chat.planToggle).toContainText("Plan 6/6");
   await chat.expandPlan();
@@ -77,11 +81,10 @@ test("a six-item plan is worked through in one reply across a reset between two 
   await expect(chat.filesPanel.getByTestId("file-content")).toContainText("the work on “c”");
   await chat.closeFiles();
 
-  const live = await chat.allRows();
   await page.reload();
-  await expect(chat.userMessages.last()).toContainText("work through the plan");
-  await expect(chat.divider(2)).toBeVisible();
-  expect(await chat.allRows()).toEqual(live);
+  await expect(chat.lastAssistantText()).toContainText("all 6 items are done");
+  expect(await chat.allRows()).toEqual(rows);
+  expect(await chat.rowShapes()).toEqual(shapes);
   await expect(chat.planToggle).toContainText("Plan 6/6");
 
   // Session 1's handoff: exactly the files written in session 1, exactly the items still
@@ -90,7 +93,7 @@ test("a six-item plan is worked through in one reply across a reset between two 
     await page.request.get(`/api/threads/${chat.threadId()}`)
   ).json()) as ThreadView;
   const [first, second] = view.sessions;
-  expect(view.sessions.map((s) => s.number)).toEqual([1, 2]);
+  expect(view.sessions.length).toBeGreaterThanOrEqual(2);
   const beforeReset = view.messages.find(
     (m) =>
       m.role === "assistant" &&

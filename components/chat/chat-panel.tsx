@@ -527,10 +527,13 @@ export function ChatPanel({
   const streamedPlan = useMemo(() => latestStreamedPlan(liveMessages), [liveMessages]);
   const workspaceBase = ownerWorkspaceBase(threadId);
   const plan = usePlan(workspaceBase, threadExists, streamedPlan);
+  const awaitingApproval =
+    !busy && lastMessage?.role === "assistant" && pendingApprovalIds(lastMessage.parts).length > 0;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+      {/* On narrow screens the sidebar's menu button sits over the header's left edge. */}
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-4 pl-14 md:pl-4 dark:border-zinc-800">
         <ModelSelect models={models} value={model} onChange={setModel} disabled={busy} />
         <div className="flex items-center gap-2">
           <Button
@@ -627,7 +630,21 @@ export function ChatPanel({
               setInput("");
             }}
             maxLength={maxMessageChars}
-            header={<PlanChecklist items={plan} />}
+            header={
+              <>
+                <PlanChecklist items={plan} />
+                {awaitingApproval ? (
+                  <p
+                    role="status"
+                    className="mb-2 text-xs text-amber-900 dark:text-amber-200"
+                    data-testid="approval-notice"
+                  >
+                    The agent is waiting for your approval in the reply above. Sending a message
+                    instead denies it.
+                  </p>
+                ) : null}
+              </>
+            }
             footer={context ? <ContextMeter context={context} /> : null}
           />
         </div>

@@ -47,12 +47,14 @@ const BODY_LABELS: Record<ToolStatus, string> = {
   denied: "Reason",
 };
 
-/** How an answered call reads once it has run (or not). */
-function outcomeOf(part: ToolPart): string | null {
-  if (!part.approval) return null;
-  if (part.state === "output-denied" || part.approval.approved === false) return "You denied it";
-  if (part.approval.approved === true) return "You approved it";
-  return null;
+/** The first line of an expanded card: how an answered call was decided, then its outcome. */
+function outcomeLine(part: ToolPart, summary: string): string {
+  if (!part.approval) return summary;
+  if (part.state === "output-denied" || part.approval.approved === false) {
+    // A denial the user did not give (a reset, a new message) says why in its reason.
+    return part.approval.reason ? "Not run." : "You denied it: not run.";
+  }
+  return part.approval.approved === true ? `You approved it. ${summary}` : summary;
 }
 
 export function ToolCard({
@@ -70,7 +72,6 @@ export function ToolCard({
   const name = toolNameOf(part);
   const status = toolStatusOf(part);
   const summary = toolInputSummary(part);
-  const outcome = outcomeOf(part);
   const preview = open ? toolPreviewOf(part) : null;
   const input = open ? toolInputPreview(part) : null;
   return (
@@ -109,8 +110,7 @@ export function ToolCard({
               className="text-xs text-zinc-700 dark:text-zinc-300"
               data-testid="tool-result-summary"
             >
-              {outcome ? `${outcome}. ` : ""}
-              {preview.summary}
+              {outcomeLine(part, preview.summary)}
             </p>
             {input ? <PreviewBlock label="Input" text={input} /> : null}
             {preview.body ? <PreviewBlock label={BODY_LABELS[status]} text={preview.body} /> : null}

@@ -30,12 +30,12 @@ function Lines({ content }: { content: string }) {
         <div key={i} className="flex">
           <span
             aria-hidden="true"
-            className="shrink-0 select-none border-r border-zinc-200 pr-2 pl-2 text-right text-zinc-500 dark:border-zinc-800"
-            style={{ minWidth: `${width + 2}ch` }}
+            className="shrink-0 select-none border-r border-zinc-200 pr-2 pl-2 text-right text-zinc-500 tabular-nums dark:border-zinc-800"
+            style={{ width: `calc(${width}ch + 1rem + 1px)` }}
           >
             {i + 1}
           </span>
-          <code className="whitespace-pre-wrap break-all pr-2 pl-2">{line || " "}</code>
+          <code className="min-w-0 whitespace-pre-wrap break-words pr-2 pl-2">{line || " "}</code>
         </div>
       ))}
     </pre>

@@ -76,14 +76,37 @@ export class WorkspacePage extends SessionPage {
   }
 
   /**
-   * The rendered rows of the list in order with the shape of each reply: a divider as
-   * `divider N`, a user message as `user`, a reply as its blocks (`tool:<name>` or `text`).
+   * Every row of the list in order (read by scrolling it, like `allRows`) with the shape of each
+   * reply: a divider as `divider N`, a user message as `user`, a reply as its blocks
+   * (`tool:<name>` or `text`).
    */
   async rowShapes(): Promise<string[][]> {
+    const rows = new Map<number, string[]>();
+    const read = async () => {
+      for (const [index, shape] of await this.renderedShapes()) rows.set(index, shape);
+    };
+    await this.scroller.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    for (let step = 0; step < 200; step++) {
+      await this.page.waitForTimeout(50);
+      await read();
+      const done = await this.scroller.evaluate((el) => {
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return true;
+        el.scrollTop += el.clientHeight / 2;
+        return false;
+      });
+      if (done) break;
+    }
+    await read();
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, shape]) => shape);
+  }
+
+  private async renderedShapes(): Promise<[number, string[]][]> {
     return this.scroller.locator("[data-index]").evaluateAll((nodes) =>
-      nodes
-        .sort((a, b) => Number(a.getAttribute("data-index")) - Number(b.getAttribute("data-index")))
-        .map((node) => {
+      nodes.map((node): [number, string[]] => [
+        Number(node.getAttribute("data-index")),
+        (() => {
           const divider = node.querySelector('[data-testid="session-divider"]');
           if (divider) return [`divider ${divider.getAttribute("data-session-number")}`];
           const message = node.querySelector('[data-testid="message"]');
@@ -98,7 +121,8 @@ export class WorkspacePage extends SessionPage {
             if (block !== "text" || blocks.at(-1) !== "text") blocks.push(block);
           }
           return blocks;
-        }),
+        })(),
+      ]),
     );
   }
 }

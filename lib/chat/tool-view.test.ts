@@ -3,6 +3,7 @@ import {
   latestStreamedPlan,
   pendingApprovalIds,
   type ToolPart,
+  toolInputPreview,
   toolInputSummary,
   toolPreviewOf,
   toolStatusOf,
@@ -80,6 +81,25 @@ describe("toolInputSummary", () => {
     expect(summary.length).toBeLessThanOrEqual(80);
     expect(summary.startsWith("find word")).toBe(true);
     expect(summary.endsWith("…")).toBe(true);
+  });
+});
+
+describe("toolInputPreview", () => {
+  it("shows a write's content as text, and nothing the summary already says", () => {
+    const write = part({
+      type: "tool-write_file",
+      state: "input-available",
+      input: { path: "a.md", content: "# Title\nbody" },
+    });
+    expect(toolInputPreview(write)).toBe("# Title\nbody");
+    const remove = part({
+      type: "tool-delete_file",
+      state: "input-available",
+      input: { path: "a.md" },
+    });
+    expect(toolInputPreview(remove)).toBeNull();
+    const other = part({ type: "tool-search", state: "input-available", input: { q: "x" } });
+    expect(toolInputPreview(other)).toBe('{\n  "q": "x"\n}');
   });
 });
 

@@ -237,10 +237,18 @@ export function toolPreviewOf(part: ToolPart): ToolPreview {
   }
 }
 
-/** The call's input as the card shows it when expanded (a file's content as text). */
+/** Input fields the one-line summary already shows in full. */
+const SUMMARIZED_FIELDS: ReadonlySet<string> = new Set(["path", "startLine", "endLine", "prefix"]);
+
+/**
+ * The call's input as the card shows it when expanded (a file's content as text), or null when
+ * the one-line summary already says all of it.
+ */
 export function toolInputPreview(part: ToolPart): string | null {
   const input = part.input;
   if (input === undefined) return null;
+  const fields = record(input);
+  if (fields && Object.keys(fields).every((key) => SUMMARIZED_FIELDS.has(key))) return null;
   const name = toolNameOf(part);
   if (name === "write_file") {
     const content = stringField(input, "content");
