@@ -5,8 +5,8 @@
 // The environment itself is validated earlier, when next.config.ts is loaded.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { installPeerAddressHeader } = await import("./lib/http/peer-address");
-    installPeerAddressHeader();
+    const { installFrontDoor } = await import("./lib/http/front-door");
+    installFrontDoor();
     const { prepareDatabase } = await import("./db/startup");
     await prepareDatabase();
   }

@@ -89,7 +89,8 @@ export default defineConfig({
       stderr: "pipe",
       env: {
         ...E2E_RATE_LIMITS,
-        BATON_LOCAL_CONTEXT_WINDOW: "600",
+        // The built-in tool definitions every call carries take ~760 tokens of this.
+        BATON_LOCAL_CONTEXT_WINDOW: "1550",
         BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
         BATON_LOCAL_DELAY_MS: "20",
       },

@@ -1,11 +1,11 @@
 // The client address of a request, for per-address rate limits. With no trusted proxy it is the
-// socket's address (stamped at start-up, see peer-address.ts); Next keeps an X-Forwarded-For a
+// socket's address (stamped at start-up, see front-door.ts); Next keeps an X-Forwarded-For a
 // client sent, so that header is believed only as far as BATON_TRUST_PROXY says: N trusted
 // proxies each append the address they saw, and the Nth entry from the right is the last one a
 // trusted hop wrote.
 import { isIP } from "node:net";
 import { serverEnv } from "@/lib/env";
-import { peerAddress } from "./peer-address";
+import { peerAddress } from "./front-door";
 
 /** The key every client shares when nothing names the client (in-process callers, tests). */
 export const UNKNOWN_CLIENT = "local";

@@ -67,16 +67,21 @@ export function isCookielessBearer(request: Request): boolean {
   );
 }
 
-function hasBody(request: Request): boolean {
+/**
+ * Whether the request says it has a body. Next hands handlers a body stream even for a bodiless
+ * DELETE, so the stream itself proves nothing; a body the headers do not announce cannot be
+ * sent by a browser form, and the size limit still applies to whatever arrives.
+ */
+function announcesBody(request: Request): boolean {
   const length = request.headers.get("content-length");
   if (length !== null) return Number(length) > 0;
-  return request.headers.has("transfer-encoding") || request.body !== null;
+  return request.headers.has("transfer-encoding");
 }
 
 /** A state-changing request with a body must declare it JSON (forms cannot). */
 export function assertJsonContentType(request: Request): void {
   const type = request.headers.get("content-type");
-  if (type === null && !hasBody(request)) return;
+  if (type === null && !announcesBody(request)) return;
   const mime = type?.split(";")[0]?.trim().toLowerCase();
   if (mime !== "application/json") {
     throw new BatonError(
