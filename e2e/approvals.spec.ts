@@ -92,3 +92,55 @@ test("delete asks for approval: deny, approve, allow for this session, a reset, 
   await chat.waitForReplyDone();
   await expect(chat.lastAssistantText()).toContainText("harbour opens at six");
 });
+
+test("the share page shows tool cards, files and plan read-only, with no approval buttons", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const chat = new WorkspacePage(page);
+  await chat.openNew();
+  await chat.sendMessage("plan: draft the notes; check them");
+  await chat.waitForReplyDone();
+  await chat.sendMessage("write notes/draft.md: shared words");
+  await chat.waitForReplyDone();
+  await chat.sendMessage("delete notes/draft.md");
+  await expect(chat.approve).toBeVisible();
+  await chat.waitForReplyDone();
+
+  await chat.shareButton.click();
+  const linkField = page.getByRole("textbox", { name: "Share link" });
+  await expect(linkField).toHaveValue(/\/share\//);
+  const url = await linkField.inputValue();
+
+  const visitor = await browser.newContext();
+  try {
+    const shared = new WorkspacePage(await visitor.newPage());
+    await shared.page.goto(url);
+    await expect(shared.page.getByText("Shared thread · read-only")).toBeVisible();
+    await expect(shared.toolCard("write_file")).toHaveAttribute("data-status", "done");
+    await expect(shared.approvalCards).toContainText("Waiting for approval");
+    await expect(shared.approve).toHaveCount(0);
+    await expect(shared.deny).toHaveCount(0);
+    await expect(shared.allowForSession).toHaveCount(0);
+    await expect(shared.planToggle).toContainText("Plan 0/2");
+
+    await shared.openFiles();
+    await shared.fileEntry("notes/draft.md").click();
+    await expect(shared.filesPanel.getByTestId("file-content")).toContainText("shared words");
+    const download = shared.filesPanel.getByRole("link", { name: "Download" });
+    const href = (await download.getAttribute("href")) ?? "";
+    expect(href).toMatch(/^\/share\/[^/]+\/files\/notes\/draft\.md\?version=1&download=1$/);
+    expect(href).not.toContain(chat.threadId());
+    const file = await shared.page.request.get(href);
+    expect(file.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(file.headers()["content-disposition"]).toContain("attachment");
+    expect(await file.text()).toBe("shared words");
+  } finally {
+    await visitor.close();
+  }
+  // The owner's approval is still open and answerable.
+  await chat.deny.click();
+  await chat.waitForReplyDone();
+  await expect(chat.lastAssistantText()).toContainText("was not deleted");
+});
