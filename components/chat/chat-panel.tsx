@@ -26,6 +26,13 @@ import {
   messageGaps,
 } from "@/lib/chat/format-messages";
 import {
+  type QueuedEntry,
+  queuedMessages,
+  reconcileMessages,
+  runningReset,
+  spansSessions,
+} from "@/lib/chat/live-messages";
+import {
   type ApprovalDecision,
   latestStreamedPlan,
   pendingApprovalIds,
@@ -61,73 +68,8 @@ export interface ChatPanelProps {
   isNew: boolean;
 }
 
-/** A message sent while a reset runs, answered by its own request (useChat is busy). */
-interface QueuedEntry {
-  user: ChatMessage;
-  answer: ChatMessage | null;
-  done: boolean;
-}
-
 function notifyThreadsChanged() {
   window.dispatchEvent(new CustomEvent("baton:threads-changed"));
-}
-
-function hasAnswerStarted(answer: ChatMessage | null): boolean {
-  return (
-    answer?.parts.some((part) => part.type === "data-session" || part.type === "text") ?? false
-  );
-}
-
-/** The queued entries as list messages: the user's with its Queued badge until answered. */
-function queuedMessages(entries: QueuedEntry[], settled = false): ChatMessage[] {
-  return entries.flatMap((entry) => {
-    const answered = settled || hasAnswerStarted(entry.answer);
-    const user: ChatMessage = {
-      ...entry.user,
-      metadata: { ...entry.user.metadata, status: answered ? "complete" : "queued" },
-    };
-    return entry.answer && answered ? [user, entry.answer] : [user];
-  });
-}
-
-function textLength(message: ChatMessage): number {
-  return message.parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
-}
-
-/** A live message that ran across a committed reset: the server stored it as two messages. */
-function spansSessions(message: ChatMessage): boolean {
-  return message.parts.some(
-    (p) => p.type === "data-context-reset" && p.data.event === "reset_complete",
-  );
-}
-
-/** Stored copies replace the local ones (they carry seq and session), nothing local is lost. */
-function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): ChatMessage[] {
-  const byId = new Map(stored.map((m) => [m.id, m]));
-  const seen = new Set<string>();
-  const merged = local.map((m) => {
-    seen.add(m.id);
-    const copy = byId.get(m.id);
-    if (!copy) return m;
-    // A stopped reply is stored a moment after its stream ends: until then the stored copy is
-    // shorter than what the reader saw, so keep the text on screen and take only the metadata.
-    // A run that reset midway is stored as two messages: its stored first half replaces it.
-    if (copy.role === "assistant" && textLength(copy) < textLength(m) && !spansSessions(m)) {
-      return { ...copy, parts: m.parts };
-    }
-    return copy;
-  });
-  for (const m of stored) if (!seen.has(m.id)) merged.push(m);
-  return inThreadOrder(merged);
-}
-
-/** The reset the streaming reply is running, if it has not ended yet. */
-function runningReset(message: ChatMessage | undefined): ContextResetPart | null {
-  if (message?.role !== "assistant") return null;
-  const last = message.parts.findLast((part) => part.type === "data-context-reset");
-  if (last?.type !== "data-context-reset") return null;
-  const { event } = last.data;
-  return event === "reset_starting" || event === "input_blocked" ? last.data : null;
 }
 
 async function errorOf(response: Response): Promise<{ code?: string; message: string }> {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { queuedMessages, reconcileMessages, runningReset } from "./live-messages";
+import type { ChatMessage } from "./types";
+
+type Part = ChatMessage["parts"][number];
+
+const text = (value: string): Part => ({ type: "text", text: value });
+const write = (id: string, path: string): Part =>
+  ({
+    type: "tool-write_file",
+    toolCallId: id,
+    state: "output-available",
+    input: { path },
+    output: { ok: true },
+  }) as Part;
+const reset = (event: "reset_starting" | "reset_complete"): Part => ({
+  type: "data-context-reset",
+  id: "reset-s1",
+  data: { event, oldSessionId: "s1", newSessionId: "s2", sessionNumber: 2 },
+});
+const msg = (
+  id: string,
+  role: "user" | "assistant",
+  parts: Part[],
+  seq?: number,
+  sessionId?: string,
+): ChatMessage => ({
+  id,
+  role,
+  parts,
+  ...(seq === undefined ? {} : { metadata: { seq, sessionId, status: "complete" } }),
+});
+
+describe("reconcileMessages", () => {
+  it("keeps a stopped reply's text until its stored copy catches up, with the stored metadata", () => {
+    const live = [msg("u1", "user", [text("hi")]), msg("a1", "assistant", [text("hello there")])];
+    const stored = [
+      msg("u1", "user", [text("hi")], 1, "s1"),
+      msg("a1", "assistant", [text("hello")], 2, "s1"),
+    ];
+    const merged = reconcileMessages(live, stored);
+    expect(merged.map((m) => [m.id, m.metadata?.seq])).toEqual([
+      ["u1", 1],
+      ["a1", 2],
+    ]);
+    expect(merged[1]?.parts).toEqual([text("hello there")]);
+  });
+
+  it("replaces a live run that reset midway by its two stored halves, with no card twice", () => {
+    const live = [
+      msg("u1", "user", [text("work through the plan")]),
+      msg(
+        "a1",
+        "assistant",
+        [
+          write("c1", "work/p1.md"),
+          reset("reset_complete"),
+          write("c2", "work/p2.md"),
+          text("done"),
+        ],
+        2,
+        "s1",
+      ),
+    ];
+    const stored = [
+      msg("u1", "user", [text("work through the plan")], 1, "s2"),
+      msg("a1", "assistant", [write("c1", "work/p1.md"), reset("reset_complete")], 2, "s1"),
+      msg("a2", "assistant", [write("c2", "work/p2.md"), text("done")], 3, "s2"),
+    ];
+    const merged = reconcileMessages(live, stored);
+    expect(merged).toEqual(stored);
+    const calls = merged.flatMap((m) =>
+      m.parts.flatMap((p) => ("toolCallId" in p ? [p.toolCallId] : [])),
+    );
+    expect(calls).toEqual(["c1", "c2"]);
+  });
+
+  it("adds stored messages the live copy never had, in thread order", () => {
+    const merged = reconcileMessages(
+      [msg("u2", "user", [text("again")])],
+      [msg("u1", "user", [text("first")], 1, "s1"), msg("u2", "user", [text("again")], 3, "s1")],
+    );
+    expect(merged.map((m) => m.id)).toEqual(["u1", "u2"]);
+  });
+});
+
+describe("queuedMessages and runningReset", () => {
+  it("badges a queued message until its answer starts", () => {
+    const user = msg("q1", "user", [text("later")]);
+    const waiting = queuedMessages([{ user, answer: null, done: false }]);
+    expect(waiting.map((m) => m.metadata?.status)).toEqual(["queued"]);
+    const answer = msg("aq1", "assistant", [text("now")]);
+    const answered = queuedMessages([{ user, answer, done: false }]);
+    expect(answered.map((m) => [m.id, m.metadata?.status])).toEqual([
+      ["q1", "complete"],
+      ["aq1", undefined],
+    ]);
+  });
+
+  it("reports a reset only while it runs", () => {
+    expect(runningReset(msg("a1", "assistant", [reset("reset_starting")]))?.event).toBe(
+      "reset_starting",
+    );
+    expect(runningReset(msg("a1", "assistant", [reset("reset_complete")]))).toBeNull();
+    expect(runningReset(undefined)).toBeNull();
+  });
+});
