@@ -114,6 +114,7 @@ export function ChatPanel({
   sessionsRef.current = sessions;
   // Approval ids answered "Allow for this session", named in the answer's request body.
   const allowForSession = useRef(new Set<string>());
+  const answeringApproval = useRef(false);
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
@@ -128,6 +129,7 @@ export function ChatPanel({
             trigger === "submit-message" && last?.role === "assistant"
               ? approvalAnswerBody(last, allowForSession.current)
               : null;
+          answeringApproval.current = answer !== null;
           if (answer) return { body: { id, trigger, model: modelRef.current, ...answer } };
           const body =
             trigger === "submit-message" && last
@@ -192,6 +194,9 @@ export function ChatPanel({
     },
     onError: (err) => {
       toast.error(readableError(err));
+      // A refused approval answer (another tab answered first, or the session ended): re-read
+      // the thread so the card shows how the call was settled.
+      if (answeringApproval.current) setStale(true);
     },
   });
 

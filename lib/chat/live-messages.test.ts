@@ -46,6 +46,14 @@ describe("reconcileMessages", () => {
     expect(merged[1]?.parts).toEqual([text("hello there")]);
   });
 
+  it("keeps a stopped run's tool cards until its stored copy has them", () => {
+    const live = [msg("a1", "assistant", [write("c1", "a.md"), write("c2", "b.md")])];
+    const stored = [msg("a1", "assistant", [write("c1", "a.md")], 2, "s1")];
+    const [merged] = reconcileMessages(live, stored);
+    expect(merged?.metadata?.seq).toBe(2);
+    expect(merged?.parts).toEqual(live[0]?.parts);
+  });
+
   it("replaces a live run that reset midway by its two stored halves, with no card twice", () => {
     const live = [
       msg("u1", "user", [text("work through the plan")]),

@@ -29,8 +29,12 @@ export function queuedMessages(entries: QueuedEntry[], settled = false): ChatMes
   });
 }
 
-function textLength(message: ChatMessage): number {
-  return message.parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
+/** How much a reply shows: its text and its tool calls (a run may stream calls and no text). */
+function shownSize(message: ChatMessage): number {
+  return message.parts.reduce(
+    (n, p) => n + (p.type === "text" ? p.text.length : "toolCallId" in p ? 1 : 0),
+    0,
+  );
 }
 
 /** A live message that ran across a committed reset: the server stored it as two messages. */
@@ -49,9 +53,9 @@ export function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): 
     const copy = byId.get(m.id);
     if (!copy) return m;
     // A stopped reply is stored a moment after its stream ends: until then the stored copy is
-    // shorter than what the reader saw, so keep the text on screen and take only the metadata.
+    // shorter than what the reader saw, so keep what is on screen and take only the metadata.
     // A run that reset midway is stored as two messages: its stored first half replaces it.
-    if (copy.role === "assistant" && textLength(copy) < textLength(m) && !spansSessions(m)) {
+    if (copy.role === "assistant" && shownSize(copy) < shownSize(m) && !spansSessions(m)) {
       return { ...copy, parts: m.parts };
     }
     return copy;
