@@ -144,3 +144,31 @@ test("the share page shows tool cards, files and plan read-only, with no approva
   await chat.waitForReplyDone();
   await expect(chat.lastAssistantText()).toContainText("was not deleted");
 });
+
+test("an approval answered in two tabs resolves once: the second tab gets the outcome", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const first = new WorkspacePage(page);
+  await first.openNew();
+  await first.sendMessage("write work/twice.md: keep or not");
+  await first.waitForReplyDone();
+  await first.sendMessage("delete work/twice.md");
+  await expect(first.approve).toBeVisible();
+  await first.waitForReplyDone();
+
+  const second = new WorkspacePage(await page.context().newPage());
+  await second.page.goto(page.url());
+  await expect(second.deny).toBeVisible();
+
+  await first.approve.click();
+  await first.waitForReplyDone();
+  await expect(first.lastAssistantText()).toContainText("Deleted work/twice.md");
+
+  await second.deny.click();
+  await expect(second.toast(/already answered: approved/)).toBeVisible();
+  await expect(second.toolCard("delete_file")).toHaveAttribute("data-status", "done");
+  await expect(second.lastAssistantText()).toContainText("Deleted work/twice.md");
+  await expect(second.page.getByText("The reply failed.")).toHaveCount(0);
+  await expect(second.send).toBeVisible();
+});

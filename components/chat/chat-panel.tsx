@@ -115,6 +115,7 @@ export function ChatPanel({
   // Approval ids answered "Allow for this session", named in the answer's request body.
   const allowForSession = useRef(new Set<string>());
   const answeringApproval = useRef(false);
+  const [refusedAnswer, setRefusedAnswer] = useState<Error | null>(null);
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
@@ -174,7 +175,7 @@ export function ChatPanel({
     status,
     stop,
     regenerate,
-    error,
+    error: chatError,
     clearError,
     addToolApprovalResponse,
   } = useChat<ChatMessage>({
@@ -196,9 +197,15 @@ export function ChatPanel({
       toast.error(readableError(err));
       // A refused approval answer (another tab answered first, or the session ended): re-read
       // the thread so the card shows how the call was settled.
-      if (answeringApproval.current) setStale(true);
+      if (answeringApproval.current) {
+        setStale(true);
+        setRefusedAnswer(err);
+      }
     },
   });
+  // A refused approval answer is told in a toast, and the card shows the outcome after the
+  // refresh: no reply failed, so it is not shown as a failure.
+  const error = chatError && chatError !== refusedAnswer ? chatError : undefined;
 
   const fetchPage = useCallback<FetchPage>(
     (query) => fetchThreadPage(`/api/threads/${threadId}`, query),
