@@ -70,8 +70,15 @@ describe("malformed percent-encoding in the path", () => {
     expect(urls.length).toBe(before);
   });
 
+  it("answers the share view's API the same way", async () => {
+    const response = await fetch(`${base}/share/tok/files/%C0%AF`);
+    expect(response.status).toBe(400);
+  });
+
   it("sends a page path to the not-found page", async () => {
-    await fetch(`${base}/chat/%C0%AF`);
-    expect(urls.at(-1)).toBe(MALFORMED_PAGE_PATH);
+    for (const path of ["/chat/%C0%AF", "/share/%C0%AF"]) {
+      await fetch(`${base}${path}`);
+      expect(urls.at(-1)).toBe(MALFORMED_PAGE_PATH);
+    }
   });
 });

@@ -4,8 +4,8 @@
 //   (Next hands route handlers no socket, and the X-Forwarded-For it passes on may be whatever
 //   the client wrote; a client cannot guess the name, and any copy it sends is overwritten);
 // - answers a path with malformed percent-encoding (`/api/handoffs/%C0%AF`), which Next's router
-//   fails on with a plain-text 500 before any route or page runs: an API path gets a JSON 400
-//   with the API's headers, a page path the app's not-found page.
+//   fails on with a plain-text 500 before any route or page runs: a route handler's path (the API,
+//   the share view's API) gets a JSON 400 with the API's headers, a page path the not-found page.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -13,6 +13,9 @@ import { BatonError } from "@/lib/errors";
 import { STATIC_CONTENT_SECURITY_POLICY, STATIC_HEADERS } from "./security-headers";
 
 const holder = globalThis as unknown as { batonPeerHeader?: string };
+
+/** Paths answered by route handlers (JSON): the API and the share view's own API. */
+const ROUTE_PATH = /^\/(api(\/|$|\?)|share\/[^/?]+\/[^?])/;
 
 /** A path no route or page matches, so Next renders its not-found page (with a 404). */
 export const MALFORMED_PAGE_PATH = "/_baton/malformed-path";
@@ -59,7 +62,7 @@ export function installFrontDoor(): void {
       const request = args[0] as http.IncomingMessage;
       request.headers[header] = request.socket.remoteAddress ?? "";
       if (request.url && !hasWellFormedPath(request.url)) {
-        if (/^\/api(\/|$)/.test(request.url)) {
+        if (ROUTE_PATH.test(request.url)) {
           refuseMalformedApiPath(args[1] as http.ServerResponse);
           return true;
         }
