@@ -502,6 +502,7 @@ export function ChatPanel({
             variant="secondary"
             aria-expanded={filesOpen}
             aria-controls={filesPanelId}
+            className={filesOpen ? "bg-zinc-100! dark:bg-zinc-800!" : ""}
             disabled={!threadExists}
             onClick={() => setFilesOpen((open) => !open)}
           >

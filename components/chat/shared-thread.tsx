@@ -89,6 +89,7 @@ export function SharedThread({
           variant="secondary"
           aria-expanded={filesOpen}
           aria-controls={filesPanelId}
+          className={filesOpen ? "bg-zinc-100! dark:bg-zinc-800!" : ""}
           onClick={() => setFilesOpen((open) => !open)}
         >
           Files
