@@ -86,6 +86,9 @@ test("a six-item plan is worked through in one reply across a reset between two 
   expect(await chat.allRows()).toEqual(rows);
   expect(await chat.rowShapes()).toEqual(shapes);
   await expect(chat.planToggle).toContainText("Plan 6/6");
+  // An answer that ran across a reset can no longer be edited or regenerated.
+  await expect(page.getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Edit", exact: true })).toHaveCount(0);
 
   // Session 1's handoff: exactly the files written in session 1, exactly the items still
   // pending at the reset (read from the run's own tool calls, as stored).

@@ -26,6 +26,7 @@ import {
   messageGaps,
 } from "@/lib/chat/format-messages";
 import {
+  answerRanAcrossReset,
   type QueuedEntry,
   queuedMessages,
   reconcileMessages,
@@ -535,17 +536,20 @@ export function ChatPanel({
             onPlaceholdersNear={pages.loadNear}
             actionsFor={(message) => {
               if (busy || queued.length > 0 || manualReset) return {};
+              // The server refuses to edit or regenerate an answer that ran across a reset.
+              const fixed = answerRanAcrossReset(messages);
               if (message.id === lastMessage?.id && message.role === "assistant") {
                 // A live run that reset midway waits in its stored second half: answerable once the
                 // refresh after the run has put that message in place.
                 const answerable =
                   pendingApprovalIds(message.parts).length > 0 && !spansSessions(lastMessage);
                 const approval = answerable ? { onApproval: answerApproval } : {};
+                if (fixed) return approval;
                 return error
                   ? { onRetry: () => void regenerate(), ...approval }
                   : { onRegenerate: () => void regenerate(), ...approval };
               }
-              if (message.id === lastUser?.id) {
+              if (message.id === lastUser?.id && !fixed) {
                 return error && lastMessage?.id === message.id
                   ? { onRetry: () => void regenerate(), onEdit: editLast }
                   : { onEdit: editLast };

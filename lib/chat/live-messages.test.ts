@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { queuedMessages, reconcileMessages, runningReset } from "./live-messages";
+import {
+  answerRanAcrossReset,
+  queuedMessages,
+  reconcileMessages,
+  runningReset,
+} from "./live-messages";
 import type { ChatMessage } from "./types";
 
 type Part = ChatMessage["parts"][number];
@@ -111,5 +116,39 @@ describe("queuedMessages and runningReset", () => {
     );
     expect(runningReset(msg("a1", "assistant", [reset("reset_complete")]))).toBeNull();
     expect(runningReset(undefined)).toBeNull();
+  });
+});
+
+describe("answerRanAcrossReset", () => {
+  const request = (sessionId?: string) =>
+    msg("u1", "user", [text("work through the plan")], sessionId ? 3 : undefined, sessionId);
+
+  it("is true for a stored answer with a part in another session than the request", () => {
+    const stored = [
+      request("s2"),
+      msg("a1", "assistant", [write("c1", "a.md"), reset("reset_complete")], 4, "s1"),
+      msg("a2", "assistant", [write("c2", "b.md")], 5, "s2"),
+    ];
+    expect(answerRanAcrossReset(stored)).toBe(true);
+  });
+
+  it("is true for a live run that reset after its first step", () => {
+    const live = [
+      request(),
+      msg("a1", "assistant", [write("c1", "a.md"), reset("reset_complete"), write("c2", "b.md")]),
+    ];
+    expect(answerRanAcrossReset(live)).toBe(true);
+  });
+
+  it("is false when the reset came before the answer began, or there was none", () => {
+    const resetFirst = [
+      request("s2"),
+      msg("a1", "assistant", [reset("reset_complete"), text("answer")], 4, "s2"),
+    ];
+    expect(answerRanAcrossReset(resetFirst)).toBe(false);
+    expect(
+      answerRanAcrossReset([request("s1"), msg("a1", "assistant", [text("hi")], 4, "s1")]),
+    ).toBe(false);
+    expect(answerRanAcrossReset([])).toBe(false);
   });
 });

@@ -72,3 +72,32 @@ export function runningReset(message: ChatMessage | undefined): ContextResetPart
   const { event } = last.data;
   return event === "reset_starting" || event === "input_blocked" ? last.data : null;
 }
+
+/**
+ * Whether the answer to the latest user message ran across a reset between its steps: the
+ * server refuses to edit or regenerate such a message (part of the answer lives in an ended
+ * session, and the workspace is not rolled back). Stored copies show it as a later message in
+ * another session than the request's; a live run, as a committed reset after the run's first
+ * tool call or text.
+ */
+export function answerRanAcrossReset(messages: readonly ChatMessage[]): boolean {
+  const at = messages.findLastIndex((m) => m.role === "user");
+  if (at < 0) return false;
+  const requestSession = messages[at]?.metadata?.sessionId;
+  for (const message of messages.slice(at + 1)) {
+    const session = message.metadata?.sessionId;
+    if (requestSession && session && session !== requestSession) return true;
+    let worked = false;
+    for (const part of message.parts) {
+      if (part.type === "text" || "toolCallId" in part) worked = true;
+      else if (
+        part.type === "data-context-reset" &&
+        part.data.event === "reset_complete" &&
+        worked
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
