@@ -210,7 +210,13 @@ describe("MCP /api/mcp", () => {
     const withCookie = await POST(
       new Request(MCP_URL, {
         ...init,
-        headers: { ...init.headers, cookie: cookie.get("cookie") ?? "" },
+        // From the app's own origin, so the request policy passes and the cookie is judged.
+        headers: {
+          ...init.headers,
+          cookie: cookie.get("cookie") ?? "",
+          origin: cookie.get("origin") ?? "",
+          host: cookie.get("host") ?? "",
+        },
       }),
     );
     expect(withCookie.status).toBe(401);
