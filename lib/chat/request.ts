@@ -1,6 +1,7 @@
 // The body of POST /api/chat: the AI SDK transport's fields, trimmed by the client to the one
 // new user message (the server trusts only that and its own stored history).
 import { z } from "zod";
+import { allowForSessionSchema, approvalMessageSchema } from "./approval-request";
 
 /** Longest user message accepted, in characters (documented in the README). */
 export const MAX_MESSAGE_CHARS = 32_000;
@@ -27,7 +28,9 @@ export const chatRequestSchema = z.discriminatedUnion("trigger", [
   z.object({
     trigger: z.literal("submit-message"),
     id: z.uuid(),
-    message: userMessageSchema,
+    // A new user message, or the assistant message sent back with tool approval answers.
+    message: z.discriminatedUnion("role", [userMessageSchema, approvalMessageSchema]),
+    allowForSession: allowForSessionSchema,
     model: z.string().min(1).max(200).optional(),
   }),
   z.object({

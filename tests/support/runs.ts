@@ -90,7 +90,7 @@ export async function answerApproval(
     request: {
       trigger: "submit-message",
       id: threadId,
-      message: { id: message.id, role: "assistant", parts: message.parts as never } as never,
+      message: { id: message.id, role: "assistant", parts: message.parts },
       ...(allowForSession ? { allowForSession: approvalIdsOf(message) } : {}),
     },
     signal: new AbortController().signal,
