@@ -106,7 +106,8 @@ describe("approvals", () => {
     await resetThreadManually({ userId: actor.id, threadId, fromSession: 1 });
 
     const handoff = await getCurrentHandoff({ ownerId: actor.id, key: threadId });
-    const needs = (handoff?.artifact as { needs_authorization: string[] }).needs_authorization;
+    if (!handoff) throw new Error("no handoff stored");
+    const needs = (handoff.artifact as { needs_authorization: string[] }).needs_authorization;
     expect(needs.some((n) => n.includes("delete_file") && n.includes("work/p1.md"))).toBe(true);
     expect(await latestRun(threadId)).toMatchObject({ status: "stopped" });
 
