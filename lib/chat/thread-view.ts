@@ -7,6 +7,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
+import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { toChatMessage } from "./stored-message";
 import type { ChatMessage, ContextPart, SessionSummary } from "./types";
@@ -84,6 +85,9 @@ export async function loadThreadView({
           system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
           modelId: thread.model,
           profile,
+          // Every call carries the tool definitions: a session with no reported usage yet
+          // must count them, or the meter reads low until its first call.
+          toolTokens: await builtinToolTokens(thread.model),
         })
       : null;
   return {
