@@ -83,9 +83,21 @@ function succeeded(steps: ToolStep[], toolName: string, path: string): boolean {
   );
 }
 
-/** Files written in this run, plus (after a reset) those the carried brief lists. */
-function filesWritten(ctx: StepContext): string[] {
-  const files = new Set<string>(ctx.continued ? (ctx.brief?.files_modified ?? []) : []);
+/**
+ * Files written in this run, plus (after a reset) the notes of done items that the workspace
+ * block lists and those the carried brief lists — the brief names only the last session's files,
+ * so after two resets it alone would leave out the first session's notes.
+ */
+function filesWritten(ctx: StepContext, plan: readonly PlanItem[]): string[] {
+  const files = new Set<string>();
+  if (ctx.continued) {
+    const listed = workspaceBlockPaths(ctx.prompt);
+    for (const item of plan) {
+      const note = `work/${item.id}.md`;
+      if (item.status === "done" && listed.includes(note)) files.add(note);
+    }
+    for (const path of ctx.brief?.files_modified ?? []) files.add(path);
+  }
   for (const s of ctx.steps) {
     const path = inputField(s.input, "path");
     if (s.toolName === "write_file" && s.result?.status === "ok" && typeof path === "string") {
@@ -131,7 +143,7 @@ function stepWork(ctx: StepContext): OfflineStep {
   }
   const next = plan.find((item) => item.status === "pending");
   if (next) return call("update_plan", withStatus(plan, next.id, "in_progress"));
-  const files = filesWritten(ctx);
+  const files = filesWritten(ctx, plan);
   if (files.length === 0) {
     return say(
       `Every item of the plan is already done (${plan.length}); there was nothing left to write.`,

@@ -16,7 +16,7 @@ import { formatMessages } from "@/lib/chat/format-messages";
 import { loadThreadView } from "@/lib/chat/thread-view";
 import type { ChatMessage, ContextResetPart } from "@/lib/chat/types";
 import { CARRIED_OVER_CLOSE_TAG, CARRIED_OVER_OPEN_TAG } from "@/lib/handoff/brief";
-import { createActor, type SsePart, sendTurn, startTurn } from "../support/chat";
+import { createActor, replyText, type SsePart, sendTurn, startTurn } from "../support/chat";
 import { liveMessage, scriptedModel, storedMessages, toolChunks } from "../support/runs";
 import { spyModel } from "../support/spy-model";
 
@@ -93,6 +93,9 @@ describe("a reset between two tool steps", () => {
     );
     const stored = await storedMessages(actor, threadId);
     expect(stored.filter((m) => m.role === "user")).toHaveLength(2);
+    // The closing reply names every note, those of sessions before the last reset included.
+    const closing = replyText(run.parts).split("Files I wrote:").at(-1) ?? "";
+    for (const file of files) expect(closing).toContain(file.path);
 
     // Session 1's handoff: exactly the files written in session 1, exactly the items pending then.
     const revision = (await listHandoffRevisions({ ownerId: actor.id, key: threadId })).find(
