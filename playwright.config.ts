@@ -90,7 +90,7 @@ export default defineConfig({
       env: {
         ...E2E_RATE_LIMITS,
         // The built-in tool definitions every call carries take ~760 tokens of this.
-        BATON_LOCAL_CONTEXT_WINDOW: "1550",
+        BATON_LOCAL_CONTEXT_WINDOW: "2000",
         BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
         BATON_LOCAL_DELAY_MS: "20",
       },

@@ -71,10 +71,17 @@ test.describe("@reset-server context reset", () => {
     const view = (await (await page.request.get(`/api/threads/${threadId}`)).json()) as {
       sessions: { number: number; trigger: string }[];
     };
-    expect(view.sessions.map((s) => [s.number, s.trigger])).toEqual([
+    // The first reset came from the threshold. In this server's small window the built-in tool
+    // definitions take ~40%, so a later turn may cross the threshold again: any further session
+    // must come from the threshold too, and the fact must survive it (checked above and below).
+    const sessions = view.sessions.map((s) => [s.number, s.trigger]);
+    expect(sessions.slice(0, 2)).toEqual([
       [1, "initial"],
       [2, "threshold"],
     ]);
+    for (const [number, trigger] of sessions.slice(2)) {
+      expect([number, trigger]).toEqual([number, "threshold"]);
+    }
 
     await page.reload();
     await expect(chat.userMessages.last()).toContainText("what do you know?");

@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { SessionPage } from "./pages/session-page";
 
 // Runs against a server started with a slow handoff and a small context window, e.g.
-// BATON_LOCAL_HANDOFF_DELAY_MS=2500 BATON_LOCAL_CONTEXT_WINDOW=1550, so a threshold reset comes
+// BATON_LOCAL_HANDOFF_DELAY_MS=2500 BATON_LOCAL_CONTEXT_WINDOW=2000, so a threshold reset comes
 // within a few turns and stays in flight long enough to queue a message and to cancel it.
 
 const FILLER =
