@@ -90,6 +90,10 @@ export async function runChatTurn({
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   const base = { actor, threadId, profile, modelId, model, signal, session };
 
+  if (request.trigger === "continue-message") {
+    throw new BatonError("conflict:message", "This reply cannot be continued.");
+  }
+
   if (approval) {
     const claimed = await claimApprovals({ userId: actor.id, threadId, modelId, reply: approval });
     const history = await listSessionMessages({

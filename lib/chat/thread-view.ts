@@ -25,6 +25,12 @@ export interface ThreadView {
   newerCursor: number | null;
   /** The current session's utilization, so the context meter is never blank after a reload. */
   context: ContextPart | null;
+  /**
+   * Ids of user messages the server is still answering on its own (queued behind a reset, or
+   * orphaned by a server that died and being answered on recovery). The page shows them as
+   * "answering…" and polls until the list is empty.
+   */
+  answering: string[];
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -98,7 +104,24 @@ export async function loadThreadView({
     newerCursor:
       fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,
     context,
+    answering: fromSeq === undefined ? unansweredAtEnd(page.messages) : [],
   };
+}
+
+/**
+ * The user messages at the end of the newest page with no reply under them yet: queued ones, and
+ * those whose reply the server has not started (a recovering server answers them in seq order).
+ */
+export function unansweredAtEnd(rows: readonly { id: string; role: string; seq: number }[]) {
+  const ids: string[] = [];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i];
+    if (!row || row.role !== "user") break;
+    ids.unshift(row.id);
+  }
+  // Only the trailing run of user messages counts: an earlier one's answer may sit further down
+  // when several were queued, so a gap mid-page is not evidence of a missing reply.
+  return ids;
 }
 
 async function olderCursorOf({
