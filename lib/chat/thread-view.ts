@@ -116,7 +116,7 @@ export function unansweredAtEnd(rows: readonly { id: string; role: string; seq: 
   const ids: string[] = [];
   for (let i = rows.length - 1; i >= 0; i--) {
     const row = rows[i];
-    if (!row || row.role !== "user") break;
+    if (row?.role !== "user") break;
     ids.unshift(row.id);
   }
   // Only the trailing run of user messages counts: an earlier one's answer may sit further down
