@@ -7,6 +7,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
+import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { toChatMessage } from "./stored-message";
@@ -62,6 +63,10 @@ export async function loadThreadView({
 }): Promise<ThreadView | null> {
   const thread = await getThread({ userId, threadId });
   if (!thread) return null;
+  // Opening a thread takes over what a dead server left in it (answered in the background).
+  if (withContext && beforeSeq === undefined && fromSeq === undefined) {
+    recoverThreadSoon(userId, threadId);
+  }
   const [sessions, page, profile] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
