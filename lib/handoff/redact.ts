@@ -8,6 +8,13 @@ export const REDACTION_KINDS = [
   "api_key",
   "bearer_token",
   "password",
+  "aws_secret_key",
+  "slack_webhook",
+  "webhook_secret",
+  "jwt",
+  "basic_auth",
+  "npm_token",
+  "high_entropy",
 ] as const;
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
