@@ -6,10 +6,17 @@
 import { MARKER_PATTERN, redactionMarker } from "./kinds";
 
 const MIN_LENGTH = 20;
-/** Bits per character; random base62 of 20+ characters scores about 4, English identifiers ~3.3. */
+/** Bits per character; random base62 of 20+ characters scores 3.6 or more. */
 const MIN_ENTROPY = 3.5;
-/** Share of adjacent pairs whose class (upper, lower, digit, symbol) differs; camelCase is ~0.3. */
-const MIN_SWITCH_RATE = 0.4;
+/** Share of adjacent pairs whose class (upper, lower, digit, symbol) differs; random base62 ~0.6. */
+const MIN_SWITCH_RATE = 0.3;
+/**
+ * Share of characters inside word-like runs (`Secret`, `from`: letters with a vowel and no four
+ * consonants in a row); identifiers score 0.6-0.9, random
+ * base62 about 0.15. With the switch rate this lets ~2% of random tokens through unmasked, which
+ * is the price of leaving identifiers like `getSecretAccessKeyFromVault2` alone.
+ */
+const MAX_WORDY = 0.5;
 /** How far before a token (same line) a keyword may stand. */
 const WINDOW = 48;
 
@@ -40,6 +47,10 @@ export function looksRandom(token: string): boolean {
     if (classOf(core[i] as string) !== classOf(core[i - 1] as string)) switches++;
   }
   if (switches / (core.length - 1) < MIN_SWITCH_RATE) return false;
+  const wordy = (core.match(/[A-Z]?[a-z]{2,}/g) ?? [])
+    .filter((run) => /[aeiouy]/i.test(run) && !/[^aeiouy]{4}/i.test(run))
+    .join("").length;
+  if (wordy / core.length >= MAX_WORDY) return false;
   return shannonEntropy(core) >= MIN_ENTROPY;
 }
 
@@ -60,7 +71,9 @@ function pass(text: string): string {
   return text.replace(CANDIDATE, (token: string, offset: number) => {
     const before = windowBefore(text, offset);
     // A data: URI's payload is content, and a URL's path is an address, whatever precedes them.
-    if (/base64,$/.test(before) || /\/\/\S*$/.test(before)) return token;
+    if (/base64,$/.test(before) || token.startsWith("//") || /\/\/\S*$/.test(before)) {
+      return token;
+    }
     if (!ENTROPY_KEYWORDS.test(before) || !looksRandom(token)) return token;
     return redactionMarker("high_entropy");
   });

@@ -176,7 +176,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     kind: "password",
-    keywords: ["--pass"],
+    keywords: ["--"],
     // `--password X`, `--db-password "X"`, `--passphrase=X`; a following flag is not a value.
     pattern:
       /(\s--[\w-]*(?:password|passwd|passphrase)(?:=|[ \t]+))(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'-]\S*))/gi,
