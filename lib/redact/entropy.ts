@@ -59,9 +59,10 @@ export function looksRandom(token: string): boolean {
  * left out (`[REDACTED:api_key]` names a key but is not one), including one cut by the window.
  */
 function windowBefore(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const raw = text.slice(Math.max(lineStart, offset - WINDOW - 32), offset);
+  // Only the window is searched for the line start, so a long line costs no more per token.
+  const raw = text.slice(Math.max(0, offset - WINDOW - 32), offset);
   return raw
+    .slice(raw.lastIndexOf("\n") + 1)
     .replace(MARKER_PATTERN, " ")
     .replace(/^[A-Za-z_:]*\]/, "")
     .slice(-WINDOW);
