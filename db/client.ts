@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { type ServerEnv, serverEnv } from "@/lib/env";
+import { withConnectionRetry } from "./retry";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -35,8 +36,10 @@ export function openDatabase(options: OpenDatabaseOptions = {}): DatabaseHandle 
   if (options.url) {
     // Each request holds at most a few connections; 10 leaves room for concurrent resets.
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    // A statement or transaction cut off by a terminated connection runs once more on a fresh
+    // one (db/retry.ts); PGlite runs in this process and has no connection to lose.
     return {
-      db: drizzlePostgres(client, { schema }) as unknown as Database,
+      db: drizzlePostgres(withConnectionRetry(client), { schema }) as unknown as Database,
       kind: "postgres",
       close: () => client.end({ timeout: 5 }),
     };
