@@ -112,57 +112,84 @@ describe("retryOnLostConnection", () => {
 });
 
 describe("withConnectionRetry", () => {
-  /** A stand-in for the postgres.js client: `unsafe` queries are lazy, as the real ones are. */
-  function fakeClient(failures: unknown[]) {
+  /** Stand-ins for postgres.js clients sharing one script of outcomes; queries are lazy, as real ones are. */
+  function fakeClients(failures: unknown[]) {
     const calls: string[] = [];
+    let opened = 0;
+    let ended = 0;
     const attempt = (what: string, value: unknown) => {
       calls.push(what);
       const failure = failures.shift();
       return failure ? Promise.reject(failure) : Promise.resolve(value);
     };
-    const client = {
-      options: { parsers: {}, serializers: {} },
-      unsafe: (query: string) => {
-        const rows = () => attempt(`rows ${query}`, [{ a: 1 }]);
-        return {
+    const open = () => {
+      const client = opened++;
+      return {
+        options: { parsers: {} as Record<string, unknown>, serializers: {} },
+        unsafe: (query: string) => ({
           // biome-ignore lint/suspicious/noThenProperty: postgres.js queries are thenables.
-          then: (ok: never, fail: never) => rows().then(ok, fail),
-          values: () => attempt(`values ${query}`, [[1]]),
-        };
-      },
-      begin: (fn: (sql: string) => Promise<unknown>) => {
-        calls.push("begin");
-        return attempt("commit", null).then(() => fn("tx"));
-      },
+          then: (ok: never, fail: never) =>
+            attempt(`${client}: rows ${query}`, [{ a: 1 }]).then(ok, fail),
+          values: () => attempt(`${client}: values ${query}`, [[1]]),
+        }),
+        reserve: async () => ({
+          unsafe: (statement: string) => {
+            if (statement.startsWith("commit")) return attempt(`${client}: commit`, null);
+            calls.push(`${client}: ${statement.trim()}`);
+            return Promise.resolve();
+          },
+          release: () => calls.push(`${client}: release`),
+        }),
+        end: async () => {
+          ended++;
+        },
+      } as unknown as postgres.Sql;
     };
-    return { client: client as unknown as postgres.Sql, calls, raw: client };
+    return { open, calls, counts: () => ({ opened, ended }) };
   }
 
-  it("retries a statement read as rows or as values, and a transaction as a whole", async () => {
+  it("retries statements and a whole transaction, each on a new client", async () => {
     // Each attempt takes the next entry: a failure, or nothing (it succeeds).
-    const { client, calls, raw } = fakeClient([
+    const { open, calls, counts } = fakeClients([
       coded("57P01"),
       undefined,
       coded("ECONNRESET"),
       undefined,
       coded("EPIPE"),
     ]);
-    const sql = withConnectionRetry(client, { delayMs: 0, log: () => {} });
+    const sql = withConnectionRetry(open, { delayMs: 0, log: () => {} });
+    // Drizzle tunes the first client's parsers; every later client gets the same.
+    sql.options.parsers[1184] = "transparent" as never;
     await expect(sql.unsafe("select 1")).resolves.toEqual([{ a: 1 }]);
     await expect(sql.unsafe("select 2").values()).resolves.toEqual([[1]]);
     let runs = 0;
-    await expect(sql.begin(async () => ++runs)).resolves.toBe(1);
+    await expect(sql.begin(async () => ++runs)).resolves.toBe(2);
     expect(calls).toEqual([
-      "rows select 1",
-      "rows select 1",
-      "values select 2",
-      "values select 2",
-      "begin",
-      "commit",
-      "begin",
-      "commit",
+      "0: rows select 1",
+      "1: rows select 1",
+      "1: values select 2",
+      "2: values select 2",
+      "2: begin",
+      "2: commit",
+      // The lost transaction is neither rolled back nor released: its connection is gone.
+      "3: begin",
+      "3: commit",
+      "3: release",
     ]);
-    // Drizzle adjusts the client's parsers in place; it must reach the client's own options.
-    expect(sql.options).toBe(raw.options);
+    expect(counts()).toEqual({ opened: 4, ended: 3 });
+    expect(sql.options.parsers[1184]).toBe("transparent");
+  });
+
+  it("rolls back and releases a transaction that failed for any other reason, without a retry", async () => {
+    const { open, calls, counts } = fakeClients([]);
+    const sql = withConnectionRetry(open, { delayMs: 0, log: () => {} });
+    const conflict = coded("23505");
+    await expect(
+      sql.begin(async () => {
+        throw conflict;
+      }),
+    ).rejects.toBe(conflict);
+    expect(calls).toEqual(["0: begin", "0: rollback", "0: release"]);
+    expect(counts()).toEqual({ opened: 1, ended: 0 });
   });
 });

@@ -100,47 +100,138 @@ interface RetriedQuery extends PromiseLike<unknown> {
   values(): Promise<unknown>;
 }
 
-function retriedQuery(
-  make: () => postgres.PendingQuery<postgres.Row[]>,
-  options: RetryOptions,
-): RetriedQuery {
-  let rows: Promise<unknown> | undefined;
-  let values: Promise<unknown> | undefined;
-  return {
-    // biome-ignore lint/suspicious/noThenProperty: Drizzle awaits the query object itself.
-    then(onFulfilled, onRejected) {
-      rows ??= retryOnLostConnection("statement", async () => make(), options);
-      return rows.then(onFulfilled, onRejected);
-    },
-    values() {
-      values ??= retryOnLostConnection("statement", async () => make().values(), options);
-      return values;
-    },
+type TransactionSql = postgres.ReservedSql & {
+  savepoint: <T>(fn: (sql: TransactionSql) => Promise<T>) => Promise<T>;
+};
+
+/**
+ * A transaction on a reserved connection, as postgres.js's `begin` runs it, but one that knows
+ * a lost connection: its transaction died with the backend, so nothing is rolled back and the
+ * connection is not released. postgres.js's own `begin` sends ROLLBACK on the dead connection,
+ * and its deferred write to the closed socket is an uncaught exception that ends the process;
+ * releasing it would put a closed connection back among the open ones (the pool already took
+ * it back as closed, to be reconnected).
+ */
+async function transaction<T>(
+  client: postgres.Sql,
+  mode: string,
+  fn: (sql: TransactionSql) => Promise<T>,
+): Promise<T> {
+  const sql = (await client.reserve()) as TransactionSql;
+  let lost = false;
+  const unlessLost = async (statement: string) => {
+    if (lost) return;
+    await sql.unsafe(statement).catch((error: unknown) => {
+      lost ||= connectionLostCode(error) !== null;
+    });
   };
+  let savepoints = 0;
+  sql.savepoint = async (inner) => {
+    const name = `s${++savepoints}`;
+    await sql.unsafe(`savepoint ${name}`);
+    try {
+      const result = await inner(sql);
+      await sql.unsafe(`release savepoint ${name}`);
+      return result;
+    } catch (error) {
+      lost ||= connectionLostCode(error) !== null;
+      await unlessLost(`rollback to savepoint ${name}`);
+      throw error;
+    }
+  };
+  try {
+    await sql.unsafe(`begin ${mode.replace(/[^a-z ]/gi, "")}`);
+    const result = await fn(sql);
+    await sql.unsafe("commit");
+    return result;
+  } catch (error) {
+    lost ||= connectionLostCode(error) !== null;
+    await unlessLost("rollback");
+    throw error;
+  } finally {
+    if (!lost) sql.release();
+  }
 }
 
 /**
  * The postgres.js client with `unsafe` (every statement Drizzle runs outside a transaction) and
  * `begin` (every Drizzle transaction) retried on a lost connection; everything else, including
- * the `options` Drizzle adjusts when it wraps the client, is the client's own.
+ * the `options` Drizzle adjusts when it wraps the client, is the current client's own.
+ *
+ * A lost connection also replaces the whole client with a new one from `open` (the old one ends
+ * once its work is done), so the retry runs on a connection that is really new. Reusing the old
+ * pool is not safe: postgres.js can leave a connection whose socket closed with a write pending
+ * unable to send anything again, so every reconnect of it times out.
  */
 export function withConnectionRetry(
-  client: postgres.Sql,
+  open: () => postgres.Sql,
   options: RetryOptions = {},
 ): postgres.Sql {
-  const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>) =>
-    retriedQuery(() => client.unsafe(...args), options);
-  const begin = (...args: unknown[]) =>
-    retryOnLostConnection(
+  const first = open();
+  let current = first;
+  const replaceAfterLoss = (failed: postgres.Sql) => {
+    if (failed !== current) return; // another failure already replaced it
+    const fresh = open();
+    // Drizzle tunes the parsers of the client it is handed; the new client needs the same.
+    Object.assign(fresh.options.parsers, failed.options.parsers);
+    Object.assign(fresh.options.serializers, failed.options.serializers);
+    current = fresh;
+    failed.end({ timeout: 5 }).catch(() => {});
+  };
+  /** Runs `work` on the current client; a lost connection replaces that client first. */
+  const onCurrent =
+    <T>(work: (client: postgres.Sql) => Promise<T>) =>
+    async () => {
+      const client = current;
+      try {
+        return await work(client);
+      } catch (error) {
+        if (connectionLostCode(error)) replaceAfterLoss(client);
+        throw error;
+      }
+    };
+  const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>): RetriedQuery => {
+    let rows: Promise<unknown> | undefined;
+    let values: Promise<unknown> | undefined;
+    return {
+      // biome-ignore lint/suspicious/noThenProperty: Drizzle awaits the query object itself.
+      then(onFulfilled, onRejected) {
+        rows ??= retryOnLostConnection(
+          "statement",
+          onCurrent(async (client) => client.unsafe(...args)),
+          options,
+        );
+        return rows.then(onFulfilled, onRejected);
+      },
+      values() {
+        values ??= retryOnLostConnection(
+          "statement",
+          onCurrent(async (client) => client.unsafe(...args).values()),
+          options,
+        );
+        return values;
+      },
+    };
+  };
+  const begin = (...args: unknown[]) => {
+    const [mode, fn] = (typeof args[0] === "function" ? ["", args[0]] : args) as [
+      string,
+      (sql: TransactionSql) => Promise<unknown>,
+    ];
+    return retryOnLostConnection(
       "transaction",
-      () => (client.begin as (...a: unknown[]) => Promise<unknown>)(...args),
+      onCurrent((client) => transaction(client, mode, fn)),
       options,
     );
-  return new Proxy(client, {
-    get(target, property, receiver) {
+  };
+  return new Proxy(first, {
+    get(_target, property) {
       if (property === "unsafe") return unsafe;
       if (property === "begin") return begin;
-      return Reflect.get(target, property, receiver);
+      return Reflect.get(current, property, current);
+    },
+    apply(_target, self, args) {
+      return Reflect.apply(current, self, args);
     },
   });
 }
