@@ -18,8 +18,8 @@ import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { recoverThreadSoon } from "./recovery";
 import { resolveProfile } from "./profiles";
+import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
 

@@ -22,7 +22,9 @@ export function continuationOf(prompt: LanguageModelV3Prompt): Continuation | nu
   }
   const before = last.content.slice(0, last.content.length - countTrailingText(last.content));
   const prompt_ =
-    before.length > 0 ? [...prompt.slice(0, -1), { ...last, content: before }] : prompt.slice(0, -1);
+    before.length > 0
+      ? [...prompt.slice(0, -1), { ...last, content: before }]
+      : prompt.slice(0, -1);
   return { prefix, prompt: prompt_ as LanguageModelV3Prompt };
 }
 
