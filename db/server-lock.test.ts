@@ -157,6 +157,7 @@ describe("PGlite folder lock", () => {
   it("refuses an unreadable lock file that turns into a live holder's record", async () => {
     const file = path.join(folder, LOCK_FILE);
     writeFileSync(file, ""); // created with O_EXCL, not written yet
+    clock = Date.now(); // the file's mtime is on the real clock
     alive.add(100);
     const finishWriting = () => {
       const now = new Date(clock).toISOString();
