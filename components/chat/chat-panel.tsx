@@ -11,8 +11,6 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { toast } from "sonner";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
-import { usePlan } from "@/components/workspace/use-plan";
-import { ownerWorkspaceBase } from "@/components/workspace/workspace-api";
 import {
   answeringFrom,
   answeringIds,
@@ -23,22 +21,20 @@ import {
 import { type ChatBodyKind, chatRequestBody } from "@/lib/chat/chat-body";
 import { formatMessages, inThreadOrder, messageGaps } from "@/lib/chat/format-messages";
 import { queuedMessages, reconcileMessages, runningReset } from "@/lib/chat/live-messages";
-import {
-  type ApprovalDecision,
-  latestStreamedPlan,
-  pendingApprovalIds,
-  workspaceChangeCount,
-} from "@/lib/chat/tool-view";
-import type { ChatMessage, ContextPart, ContextResetPart, SessionSummary } from "@/lib/chat/types";
+import { type ApprovalDecision, pendingApprovalIds } from "@/lib/chat/tool-view";
+import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
+import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
 import { Composer } from "./composer";
 import { ContextMeter } from "./context-meter";
 import { actionsFor } from "./message-actions";
 import { MessageList } from "./message-list";
 import type { ModelOption } from "./model-select";
 import { withManualResetPlaceholder } from "./reset-placeholder";
+import { announceReset, currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
+import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
 import { useQueuedMessages } from "./use-queued-messages";
 import {
@@ -119,27 +115,6 @@ export function ChatPanel({
     [],
   );
 
-  const sessionNumberOf = useCallback(
-    (sessionId: string | undefined) => sessionsRef.current.find((s) => s.id === sessionId)?.number,
-    [],
-  );
-
-  // Plain toasts, not the Toaster's rich success colours: those fall below 4.5:1 contrast.
-  const announceReset = useCallback(
-    (data: ContextResetPart) => {
-      const from = sessionNumberOf(data.oldSessionId);
-      const inSession = from ? ` — continuing in session ${from}` : "";
-      if (data.event === "reset_complete" && data.sessionNumber) {
-        toast(`Session ${data.sessionNumber} started — context was reset`);
-      } else if (data.event === "reset_cancelled") {
-        toast(`Context reset cancelled${inSession}`);
-      } else if (data.event === "reset_failed") {
-        toast.error(`Context reset failed${inSession}. ${data.reason ?? ""}`.trim());
-      }
-    },
-    [sessionNumberOf],
-  );
-
   const {
     messages,
     setMessages,
@@ -159,7 +134,7 @@ export function ChatPanel({
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onData: (part) => {
       if (part.type === "data-context") setContext(part.data);
-      else if (part.type === "data-context-reset") announceReset(part.data);
+      else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
     },
     onFinish: () => {
       notifyThreadsChanged();
@@ -208,16 +183,10 @@ export function ChatPanel({
   const lastUser = messages.findLast((m) => m.role === "user");
   const threadExists = !isNew || messages.length > 0;
 
-  const currentSession = useMemo(() => {
-    let number = sessions.at(-1)?.number ?? 1;
-    const recent = [...messages.slice(-4), ...queued.flatMap((e) => (e.answer ? [e.answer] : []))];
-    for (const message of recent) {
-      for (const part of message.parts) {
-        if (part.type === "data-session") number = Math.max(number, part.data.number);
-      }
-    }
-    return number;
-  }, [sessions, messages, queued]);
+  const currentSession = useMemo(
+    () => currentSessionNumber(sessions, messages, queued),
+    [sessions, messages, queued],
+  );
 
   useEffect(() => {
     if (!isNew || startedRef.current || messages.length === 0) return;
@@ -354,15 +323,12 @@ export function ChatPanel({
     return withManualResetPlaceholder(result, manualReset, queued);
   }, [listMessages, sessions, pages.covered, manualReset, queued]);
 
-  // The files panel reloads when a write, edit or delete finishes; the plan follows update_plan.
-  const liveMessages = useMemo(
-    () => [...messages, ...queued.flatMap((e) => (e.answer ? [e.answer] : []))],
-    [messages, queued],
-  );
-  const workspaceVersion = useMemo(() => workspaceChangeCount(liveMessages), [liveMessages]);
-  const streamedPlan = useMemo(() => latestStreamedPlan(liveMessages), [liveMessages]);
-  const workspaceBase = ownerWorkspaceBase(threadId);
-  const plan = usePlan(workspaceBase, threadExists, streamedPlan);
+  const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
+    threadId,
+    threadExists,
+    messages,
+    queued,
+  });
   const awaitingApproval =
     !busy && lastMessage?.role === "assistant" && pendingApprovalIds(lastMessage.parts).length > 0;
 
@@ -405,25 +371,10 @@ export function ChatPanel({
             cancellingReset={cancelling}
             onPlaceholdersNear={pages.loadNear}
             actionsFor={(message) => actionsFor(message, actionContext)}
-            emptyState={
-              <div className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-zinc-600 dark:text-zinc-400">
-                <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
-                  What are we working on?
-                </h1>
-                <p className="max-w-md text-sm">
-                  Long conversations never hit the context wall here: when the context fills up,
-                  Baton writes a handoff and continues in a fresh session.
-                </p>
-              </div>
-            }
+            emptyState={<EmptyChat />}
           />
           {error && lastMessage?.role === "user" ? (
-            <div role="alert" className="flex items-center gap-3 px-4 py-2 text-sm text-red-700">
-              {readableError(error)}
-              <button type="button" className="underline" onClick={() => void regenerate()}>
-                Retry
-              </button>
-            </div>
+            <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />
           ) : null}
           <Composer
             value={input}
@@ -441,16 +392,7 @@ export function ChatPanel({
             header={
               <>
                 <PlanChecklist items={plan} />
-                {awaitingApproval ? (
-                  <p
-                    role="status"
-                    className="mb-2 text-xs text-amber-900 dark:text-amber-200"
-                    data-testid="approval-notice"
-                  >
-                    The agent is waiting for your approval in the reply above. Sending a message
-                    instead denies it.
-                  </p>
-                ) : null}
+                {awaitingApproval ? <ApprovalNotice /> : null}
               </>
             }
             footer={context ? <ContextMeter context={context} /> : null}
