@@ -52,7 +52,7 @@ export async function startRecovery(kind: DatabaseKind): Promise<void> {
   const released = await releaseDeadResets();
   const candidates = await listRecoveryCandidates();
   if (retired.length || released.length || candidates.length) {
-    log.info("recovery", {
+    log.info("recovery", undefined, {
       instancesRetired: retired.length,
       resetsReleased: released.length,
       threads: candidates.length,
@@ -130,7 +130,7 @@ async function recover(
   });
   markClaimed();
   if (resumable.length || orphans.length) {
-    log.info("recovering thread", {
+    log.info("recovering thread", undefined, {
       threadId,
       resumed: resumable.length,
       orphans: orphans.length,

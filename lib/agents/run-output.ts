@@ -5,6 +5,7 @@ import "server-only";
 import { readUIMessageStream, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
 import type { ChatSession } from "@/db/schema";
 import type { ChatMessage, ContextPart, SessionPart } from "@/lib/chat/types";
+import { log } from "@/lib/log";
 
 type Chunk = UIMessageChunk<ChatMessage["metadata"], never> | Parameters<Writer["write"]>[0];
 type Writer = UIMessageStreamWriter<ChatMessage>;
@@ -30,7 +31,7 @@ class MessageRecorder {
       for await (const message of readUIMessageStream<ChatMessage>({
         message: initial,
         stream: stream as ReadableStream<UIMessageChunk>,
-        onError: (error) => console.error("[baton] recording a message failed", error),
+        onError: (error) => log.error("recording a message failed", error),
       })) {
         this.latest = message;
       }

@@ -5,6 +5,7 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
+import { log } from "@/lib/log";
 import { type SessionView, StepMeter } from "./run-context";
 import type { RunOutput } from "./run-output";
 
@@ -87,7 +88,7 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
     },
     onError: ({ error }) => {
       failed = true;
-      console.error("[baton] model call failed", error);
+      log.error("model call failed", error);
     },
   });
 

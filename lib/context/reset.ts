@@ -30,6 +30,7 @@ import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { trimArtifactToFit } from "@/lib/handoff/trim";
+import { log } from "@/lib/log";
 import { currentInstance } from "@/lib/runtime/instance";
 import { writeHandoffArtifact } from "./handoff-writer";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
@@ -235,7 +236,7 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
     emitComplete(emit, base, outcome);
     return outcome;
   } catch (error) {
-    console.error("[baton] reset failed", error);
+    log.error("reset failed", error, { threadId });
     const reason = "The reset failed; the conversation continues in the current session.";
     await finishResetWithoutCommit({ threadId, fromSession: from.number, state: "failed", reason });
     emit({ event: "reset_failed", ...base, reason });
