@@ -1,21 +1,38 @@
 // Better Auth on Baton's database: guests by default (anonymous plugin), email + password to
-// keep a guest's threads (account linking moves them), and the request → user resolver.
+// keep a guest's threads and handoffs (account linking moves them), and the request → user
+// resolver.
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { anonymous } from "better-auth/plugins";
 import { dataDir, getDb } from "@/db/client";
-import { transferHandoffs } from "@/db/queries/handoffs";
+import {
+  type ContentIdFor,
+  mergeGuestHandoffs,
+  type PendingNotice,
+  takeAccountNotices,
+} from "@/db/queries/handoff-merge";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentId } from "@/lib/handoff/content-id";
 import { resolveAuthSecret } from "./secret";
 
 function extraHosts(env: ServerEnv): string[] {
   return env.BATON_ALLOWED_HOSTS ?? [];
 }
+
+/** Stored artifacts are complete (every field filled in), which is what the id is taken over. */
+const storedContentId: ContentIdFor = ({ key, revision, artifact }) =>
+  contentId({
+    schema_version: HANDOFF_SCHEMA_VERSION,
+    handoff_key: key,
+    revision,
+    artifact: artifact as unknown as HandoffArtifact,
+  });
 
 function createAuth() {
   const env = serverEnv();
@@ -56,7 +73,8 @@ function createAuth() {
           // The guest account is deleted after linking: move what it owns first.
           const move = { fromUserId: anonymousUser.user.id, toUserId: newUser.user.id };
           await transferThreads(move);
-          await transferHandoffs(move);
+          // A key both own is kept twice: the guest's becomes `<key>.guest` and a notice says so.
+          await mergeGuestHandoffs({ ...move, contentIdFor: storedContentId });
         },
       }),
       nextCookies(),
@@ -97,4 +115,13 @@ export async function requireActor(request: Request): Promise<Actor> {
   const actor = await currentActor(request.headers);
   if (!actor) throw new BatonError("unauthorized:session", "Sign in or start a guest session.");
   return actor;
+}
+
+/**
+ * Notices from account linking not shown yet, marked seen as they are handed out: the app shell
+ * shows them once. A prefetch never takes them, since nothing it renders may be shown.
+ */
+export async function takeLinkNotices(actor: Actor, headers: Headers): Promise<PendingNotice[]> {
+  if (actor.isAnonymous || headers.get("next-router-prefetch") !== null) return [];
+  return takeAccountNotices({ userId: actor.id });
 }
