@@ -118,8 +118,8 @@ export async function requireActor(request: Request): Promise<Actor> {
 }
 
 /**
- * Notices from account linking not shown yet, marked seen as they are handed out: the app shell
- * shows them once. A prefetch never takes them, since nothing it renders may be shown.
+ * Notices from account linking not shown yet, marked seen as they are handed out, so the app
+ * shell shows each once. A router prefetch takes none: what it renders may never be shown.
  */
 export async function takeLinkNotices(actor: Actor, headers: Headers): Promise<PendingNotice[]> {
   if (actor.isAnonymous || headers.get("next-router-prefetch") !== null) return [];
