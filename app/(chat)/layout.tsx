@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { LinkNotice } from "@/components/handoffs/link-notice";
 import { GuestGate } from "@/components/sidebar/guest-gate";
 import { Sidebar } from "@/components/sidebar/sidebar";
-import { currentActor, takeLinkNotices } from "@/lib/auth/server";
+import { currentActor, pendingLinkNotices } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 
@@ -10,8 +10,8 @@ export default async function ChatLayout({ children }: { children: React.ReactNo
   const requestHeaders = await headers();
   const actor = await currentActor(requestHeaders);
   if (!actor) return <GuestGate />;
-  // Handed out once: the first page a user loads after account linking shows them.
-  const notices = await takeLinkNotices(actor, requestHeaders);
+  // Shown on the first page a user loads after account linking; the notice marks them seen.
+  const notices = await pendingLinkNotices(actor);
   return (
     <div className="flex h-full">
       <Sidebar actor={{ isAnonymous: actor.isAnonymous, email: actor.email, name: actor.name }} />

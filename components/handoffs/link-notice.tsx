@@ -1,7 +1,7 @@
 "use client";
 // Tells a user, once, that signing in kept a guest handoff under a new key because the account
-// already had one with that key. The server hands each notice out once (it is marked seen as
-// the page renders), so the toast stays until it is closed rather than timing out unread.
+// already had one with that key. Once the toast is up, the notices are marked seen, so the next
+// page load does not show them again; the toast stays until closed rather than timing out unread.
 import { useEffect } from "react";
 import { toast } from "sonner";
 
@@ -49,6 +49,12 @@ export function LinkNotice({ notices }: { notices: LinkNoticeItem[] }) {
       id: `link-notice-${notices[0]?.id}`,
       duration: Number.POSITIVE_INFINITY,
     });
+    // If this fails the notice simply shows again on the next page load.
+    void fetch("/api/auth/link-notices/seen", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ids: notices.map((n) => n.id) }),
+    }).catch(() => {});
   }, [notices]);
   return null;
 }

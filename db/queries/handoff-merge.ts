@@ -182,24 +182,41 @@ export interface PendingNotice {
   data: AccountNoticeData;
 }
 
+/** The user's notices not marked seen yet, oldest first. Reading never marks them. */
+export async function pendingAccountNotices({
+  userId,
+}: {
+  userId: string;
+}): Promise<PendingNotice[]> {
+  return getDb()
+    .select({ id: accountNotices.id, data: accountNotices.data })
+    .from(accountNotices)
+    .where(and(eq(accountNotices.userId, userId), isNull(accountNotices.seenAt)))
+    .orderBy(asc(accountNotices.createdAt), asc(accountNotices.id));
+}
+
 /**
- * The user's unseen notices, oldest first, marked seen by the same statement: each is handed
- * out once, so two page loads racing never both show it.
+ * Marks the given notices of the user seen (once shown); another user's ids change nothing.
+ * Answers how many were still unseen.
  */
-export async function takeAccountNotices({ userId }: { userId: string }): Promise<PendingNotice[]> {
+export async function markAccountNoticesSeen({
+  userId,
+  ids,
+}: {
+  userId: string;
+  ids: string[];
+}): Promise<number> {
+  if (ids.length === 0) return 0;
   const rows = await getDb()
     .update(accountNotices)
     .set({ seenAt: new Date() })
-    .where(and(eq(accountNotices.userId, userId), isNull(accountNotices.seenAt)))
-    .returning({
-      id: accountNotices.id,
-      data: accountNotices.data,
-      createdAt: accountNotices.createdAt,
-    });
-  return rows
-    .sort(
-      (a, b) =>
-        a.createdAt.getTime() - b.createdAt.getTime() || a.data.key.localeCompare(b.data.key),
+    .where(
+      and(
+        eq(accountNotices.userId, userId),
+        inArray(accountNotices.id, ids),
+        isNull(accountNotices.seenAt),
+      ),
     )
-    .map(({ id, data }) => ({ id, data }));
+    .returning({ id: accountNotices.id });
+  return rows.length;
 }

@@ -4,14 +4,17 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthEndpoint, sessionMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { anonymous } from "better-auth/plugins";
+import { z } from "zod";
 import { dataDir, getDb } from "@/db/client";
 import {
   type ContentIdFor,
+  markAccountNoticesSeen,
   mergeGuestHandoffs,
   type PendingNotice,
-  takeAccountNotices,
+  pendingAccountNotices,
 } from "@/db/queries/handoff-merge";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
@@ -33,6 +36,32 @@ const storedContentId: ContentIdFor = ({ key, revision, artifact }) =>
     revision,
     artifact: artifact as unknown as HandoffArtifact,
   });
+
+/**
+ * `POST /api/auth/link-notices/seen {ids}`: the app shell marks the notices it has shown, so
+ * each is shown once. Marking happens after showing, not while rendering: a render can be
+ * dropped before it reaches the screen (signing in navigates and then refreshes at once).
+ */
+const linkNotices = () => ({
+  id: "baton-link-notices",
+  endpoints: {
+    markLinkNoticesSeen: createAuthEndpoint(
+      "/link-notices/seen",
+      {
+        method: "POST",
+        body: z.object({ ids: z.array(z.uuid()).min(1).max(100) }),
+        use: [sessionMiddleware],
+      },
+      async (ctx) => {
+        const marked = await markAccountNoticesSeen({
+          userId: ctx.context.session.user.id,
+          ids: ctx.body.ids,
+        });
+        return ctx.json({ marked });
+      },
+    ),
+  },
+});
 
 function createAuth() {
   const env = serverEnv();
@@ -77,6 +106,7 @@ function createAuth() {
           await mergeGuestHandoffs({ ...move, contentIdFor: storedContentId });
         },
       }),
+      linkNotices(),
       nextCookies(),
     ],
   });
@@ -117,11 +147,8 @@ export async function requireActor(request: Request): Promise<Actor> {
   return actor;
 }
 
-/**
- * Notices from account linking not shown yet, marked seen as they are handed out, so the app
- * shell shows each once. A router prefetch takes none: what it renders may never be shown.
- */
-export async function takeLinkNotices(actor: Actor, headers: Headers): Promise<PendingNotice[]> {
-  if (actor.isAnonymous || headers.get("next-router-prefetch") !== null) return [];
-  return takeAccountNotices({ userId: actor.id });
+/** The account-linking notices the user has not seen; the app shell shows them. */
+export async function pendingLinkNotices(actor: Actor): Promise<PendingNotice[]> {
+  if (actor.isAnonymous) return [];
+  return pendingAccountNotices({ userId: actor.id });
 }

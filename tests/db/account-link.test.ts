@@ -4,10 +4,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { POST as authRoute } from "@/app/api/auth/[...all]/route";
 import { getDb } from "@/db/client";
-import { guestKey, takeAccountNotices } from "@/db/queries/handoff-merge";
+import { guestKey, pendingAccountNotices } from "@/db/queries/handoff-merge";
 import { handoffReceipts, handoffs, users } from "@/db/schema";
-import { currentActor, getAuth, takeLinkNotices } from "@/lib/auth/server";
+import { currentActor, getAuth, pendingLinkNotices } from "@/lib/auth/server";
 import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
 import { guestHeaders } from "../support/auth";
@@ -41,6 +42,24 @@ async function signIn(email: string, from: Headers): Promise<Headers> {
     asResponse: true,
   });
   return cookieHeaders(response);
+}
+
+/** What the app shell sends once it has shown the notices, through the auth route. */
+async function markSeen(headers: Headers, ids: unknown[]) {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json");
+  const response = await authRoute(
+    new Request(`${BASE}/api/auth/link-notices/seen`, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ ids }),
+    }),
+    { params: Promise.resolve({ all: ["link-notices", "seen"] }) },
+  );
+  const body = (await response.json()) as { marked?: number };
+  return response.status === 200
+    ? { status: 200, marked: body.marked }
+    : { status: response.status };
 }
 
 async function userIdOf(headers: Headers): Promise<string> {
@@ -142,15 +161,22 @@ describe("account linking", () => {
     expect(retried.status).toBe(200);
     expect(await receiptsOf(accountId, keptAs)).toHaveLength(1);
 
-    // The list shows both, and the notice is handed out once.
+    // The list shows both, and the notice is pending until the app marks it seen.
     const keys = (await listPage(linked)).body.handoffs.map((h) => h.key);
     expect(keys).toEqual(expect.arrayContaining([key, keptAs]));
     const actor = await currentActor(linked);
     if (!actor) throw new Error("no session");
-    const notices = await takeLinkNotices(actor, linked);
+    const notices = await pendingLinkNotices(actor);
     expect(notices.map((n) => n.data)).toEqual([{ kind: "handoff_kept_as", key, keptAs }]);
-    expect(await takeLinkNotices(actor, linked)).toEqual([]);
-    expect(await takeAccountNotices({ userId: accountId })).toEqual([]);
+    expect(await pendingLinkNotices(actor)).toEqual(notices);
+    // Another user cannot mark it; its owner can, once.
+    const stranger = await signUp(uniqueEmail());
+    expect(await markSeen(stranger, [notices[0]?.id])).toEqual({ status: 200, marked: 0 });
+    expect(await pendingLinkNotices(actor)).toEqual(notices);
+    expect(await markSeen(linked, ["not-a-uuid"])).toMatchObject({ status: 400 });
+    expect(await markSeen(linked, [notices[0]?.id])).toEqual({ status: 200, marked: 1 });
+    expect(await pendingLinkNotices(actor)).toEqual([]);
+    expect(await markSeen(linked, [notices[0]?.id])).toEqual({ status: 200, marked: 0 });
   });
 
   it("without a collision the guest's handoff moves with its key and its ids, and no notice is left", async () => {
@@ -163,7 +189,7 @@ describe("account linking", () => {
     const after = (await getHandoff(account, key)).body;
     expect(after).toEqual(before);
     expect(after.id).toBe(stored.body.id);
-    expect(await takeAccountNotices({ userId: await userIdOf(account) })).toEqual([]);
+    expect(await pendingAccountNotices({ userId: await userIdOf(account) })).toEqual([]);
   });
 
   it("picks <key>.guest-2 when the account already has <key>.guest, and a guest's own <key>.guest keeps its key", async () => {
@@ -191,7 +217,7 @@ describe("account linking", () => {
     expect(await goalOf(`${shortKey}.guest`)).toBe("guest x.guest");
     const renamed = (await getHandoff(linked, `${key}.guest-2`)).body;
     expect(renamed.id).toBe(idFor(`${key}.guest-2`, renamed));
-    const notices = await takeAccountNotices({ userId: await userIdOf(linked) });
+    const notices = await pendingAccountNotices({ userId: await userIdOf(linked) });
     expect(notices.map((n) => n.data)).toEqual([
       { kind: "handoff_kept_as", key, keptAs: `${key}.guest-2` },
     ]);
