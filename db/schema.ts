@@ -326,6 +326,32 @@ export const handoffReceipts = pgTable(
 );
 export type HandoffReceipt = typeof handoffReceipts.$inferSelect;
 
+/** What a notice says; `handoff_kept_as`: a guest's handoff re-keyed when linking collided. */
+export interface AccountNoticeData {
+  kind: "handoff_kept_as";
+  key: string;
+  keptAs: string;
+}
+
+/**
+ * One-shot notices for a user, shown on the next page load and then marked seen (account
+ * linking writes them in the transaction that re-keys the guest's handoffs).
+ */
+export const accountNotices = pgTable(
+  "account_notices",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").$type<AccountNoticeData>().notNull(),
+    createdAt: createdAt(),
+    seenAt: timestamp("seen_at", { withTimezone: true }),
+  },
+  (t) => [index("account_notices_user_seen_idx").on(t.userId, t.seenAt)],
+);
+export type AccountNotice = typeof accountNotices.$inferSelect;
+
 export type ApiTokenScope = "read" | "write" | "groom";
 
 /** Personal API tokens for the handoff API and MCP; only a sha256 of the secret is stored. */

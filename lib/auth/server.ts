@@ -1,21 +1,67 @@
 // Better Auth on Baton's database: guests by default (anonymous plugin), email + password to
-// keep a guest's threads (account linking moves them), and the request → user resolver.
+// keep a guest's threads and handoffs (account linking moves them), and the request → user
+// resolver.
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthEndpoint, sessionMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { anonymous } from "better-auth/plugins";
+import { z } from "zod";
 import { dataDir, getDb } from "@/db/client";
-import { transferHandoffs } from "@/db/queries/handoffs";
+import {
+  type ContentIdFor,
+  markAccountNoticesSeen,
+  mergeGuestHandoffs,
+  type PendingNotice,
+  pendingAccountNotices,
+} from "@/db/queries/handoff-merge";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentId } from "@/lib/handoff/content-id";
 import { resolveAuthSecret } from "./secret";
 
 function extraHosts(env: ServerEnv): string[] {
   return env.BATON_ALLOWED_HOSTS ?? [];
 }
+
+/** Stored artifacts are complete (every field filled in), which is what the id is taken over. */
+const storedContentId: ContentIdFor = ({ key, revision, artifact }) =>
+  contentId({
+    schema_version: HANDOFF_SCHEMA_VERSION,
+    handoff_key: key,
+    revision,
+    artifact: artifact as unknown as HandoffArtifact,
+  });
+
+/**
+ * `POST /api/auth/link-notices/seen {ids}`: the app shell marks the notices it has shown, so
+ * each is shown once. Marking happens after showing, not while rendering: a render can be
+ * dropped before it reaches the screen (signing in navigates and then refreshes at once).
+ */
+const linkNotices = () => ({
+  id: "baton-link-notices",
+  endpoints: {
+    markLinkNoticesSeen: createAuthEndpoint(
+      "/link-notices/seen",
+      {
+        method: "POST",
+        body: z.object({ ids: z.array(z.uuid()).min(1).max(100) }),
+        use: [sessionMiddleware],
+      },
+      async (ctx) => {
+        const marked = await markAccountNoticesSeen({
+          userId: ctx.context.session.user.id,
+          ids: ctx.body.ids,
+        });
+        return ctx.json({ marked });
+      },
+    ),
+  },
+});
 
 function createAuth() {
   const env = serverEnv();
@@ -56,9 +102,11 @@ function createAuth() {
           // The guest account is deleted after linking: move what it owns first.
           const move = { fromUserId: anonymousUser.user.id, toUserId: newUser.user.id };
           await transferThreads(move);
-          await transferHandoffs(move);
+          // A key both own is kept twice: the guest's becomes `<key>.guest` and a notice says so.
+          await mergeGuestHandoffs({ ...move, contentIdFor: storedContentId });
         },
       }),
+      linkNotices(),
       nextCookies(),
     ],
   });
@@ -97,4 +145,10 @@ export async function requireActor(request: Request): Promise<Actor> {
   const actor = await currentActor(request.headers);
   if (!actor) throw new BatonError("unauthorized:session", "Sign in or start a guest session.");
   return actor;
+}
+
+/** The account-linking notices the user has not seen; the app shell shows them. */
+export async function pendingLinkNotices(actor: Actor): Promise<PendingNotice[]> {
+  if (actor.isAnonymous) return [];
+  return pendingAccountNotices({ userId: actor.id });
 }
