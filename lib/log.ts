@@ -1,0 +1,184 @@
+// The one way app code writes to the server's output (a unit test fails on direct console calls).
+// A log line must never carry what people typed or what the database was asked to store: no
+// message text, no secrets, no query parameters. So an error is described by what identifies
+// it — its class name, its code (SQLSTATE, errno), and for a database error the statement kind
+// and table parsed from the SQL text — and never by the database's own message, which embeds
+// values ("Failed query: … params: …", `invalid input syntax for type uuid: "…"`, `Key (…)=(…)`).
+// Everything printed goes through redactText as a last line of defence. See docs/security.md.
+import { redactText } from "@/lib/handoff/redact";
+
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+export type LogLevel = "error" | "warn" | "info";
+
+const STACK_FRAMES = 8;
+const MAX_MESSAGE = 200;
+const MAX_FIELD = 200;
+const MAX_CAUSES = 4;
+
+type ErrorLike = Error & Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null;
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * Drizzle wraps every failed statement in DrizzleQueryError (`query` + `params`); postgres.js
+ * throws PostgresError and PGlite pg-protocol's DatabaseError, both with a SQLSTATE `code` and
+ * a `severity`. Their messages may quote stored values, so only their codes are printed.
+ */
+function isDatabaseError(error: ErrorLike): boolean {
+  if (typeof error.query === "string" && "params" in error) return true;
+  if (error.name === "PostgresError" || error.name === "DatabaseError") return true;
+  return typeof error.code === "string" && SQLSTATE.test(error.code) && "severity" in error;
+}
+
+/**
+ * "insert messages", "update handoffs", "select threads": the statement's kind and its first
+ * table. Only identifiers are read (values are bound parameters and never appear here).
+ */
+export function statementOf(sql: string): string | null {
+  const text = sql.replace(/\s+/g, " ").trim();
+  const write = /\b(insert into|update|delete from)\s+(?:only\s+)?"?([A-Za-z_][\w.]*)"?/i.exec(
+    text,
+  );
+  if (write?.[1] && write[2]) {
+    return `${write[1].split(" ")[0]?.toLowerCase()} ${write[2]}`;
+  }
+  const kind = /^\(?\s*(\w+)/.exec(text)?.[1]?.toLowerCase();
+  if (!kind) return null;
+  const from = /\bfrom\s+"?([A-Za-z_][\w.]*)"?/i.exec(text)?.[1];
+  return from && (kind === "select" || kind === "with") ? `select ${from}` : kind;
+}
+
+/** The stack's frames only: the lines before them repeat the message, which may hold values. */
+function framesOf(error: Error): string[] {
+  const stack = typeof error.stack === "string" ? error.stack : "";
+  return stack
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, STACK_FRAMES)
+    .map((line) => `    ${line.trim()}`);
+}
+
+function quote(value: string, max: number): string {
+  const short = value.length > max ? `${value.slice(0, max)}…` : value;
+  return /^[\w.:/@+-]+$/.test(short) ? short : JSON.stringify(short);
+}
+
+/**
+ * DrizzleQueryError keeps the name "Error" and PGlite's says "error" (its class name is minified
+ * in the bundle): name them by what they are.
+ */
+function nameOf(error: ErrorLike): string {
+  if (error.name && error.name.toLowerCase() !== "error") return error.name;
+  if (error.message.startsWith("Failed query:")) return "DrizzleQueryError";
+  if (isDatabaseError(error)) return "DatabaseError";
+  return error.constructor?.name && error.constructor.name.length > 2
+    ? error.constructor.name
+    : "Error";
+}
+
+/** One error (no causes): `name`, `code`, database details or a short message. */
+function describeOne(error: unknown, prefix: string, seen: Set<string>): string[] {
+  if (!(error instanceof Error)) {
+    // A thrown string or object is as likely as anything to be someone's text: its type only.
+    return [`${prefix}=${error === null ? "null" : typeof error}`];
+  }
+  const e = error as ErrorLike;
+  const parts = [`${prefix}=${quote(nameOf(e), 60)}`];
+  if (typeof e.code === "string" || typeof e.code === "number") {
+    parts.push(`${prefix}.code=${quote(String(e.code), 40)}`);
+  }
+  if (isDatabaseError(e)) {
+    if (typeof e.query === "string") {
+      const statement = statementOf(e.query);
+      // PGlite's error repeats the query drizzle's wrapper already named.
+      if (statement && !seen.has(statement)) {
+        seen.add(statement);
+        parts.push(`${prefix}.query=${quote(statement, 80)}`);
+      }
+    }
+    // Schema identifiers, never values.
+    for (const key of ["table", "constraint", "column"] as const) {
+      const value = e[key] ?? e[`${key}_name`];
+      if (typeof value === "string" && value) parts.push(`${prefix}.${key}=${quote(value, 80)}`);
+    }
+    return parts;
+  }
+  if (typeof e.syscall === "string") parts.push(`${prefix}.syscall=${quote(e.syscall, 40)}`);
+  // JSON.parse echoes the text it failed on; other messages are short descriptions.
+  if (!(e instanceof SyntaxError) && e.message) {
+    parts.push(`${prefix}.message=${quote(e.message, MAX_MESSAGE)}`);
+  }
+  return parts;
+}
+
+/** The error and its causes, outermost first; the frames of the outermost error. */
+export function describeError(error: unknown): { summary: string; frames: string[] } {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  let current: unknown = error;
+  for (let depth = 0; depth <= MAX_CAUSES && current !== undefined; depth++) {
+    parts.push(...describeOne(current, depth === 0 ? "error" : `cause${depth}`, seen));
+    current = isRecord(current) && "cause" in current ? current.cause : undefined;
+  }
+  return { summary: parts.join(" "), frames: error instanceof Error ? framesOf(error) : [] };
+}
+
+function fieldsOf(fields: LogFields | undefined): string {
+  if (!fields) return "";
+  return Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${typeof value === "string" ? quote(value, MAX_FIELD) : value}`)
+    .join(" ");
+}
+
+/** The text one call prints: a `[baton] …` line, then the error's stack frames. */
+export function formatLog(
+  level: LogLevel,
+  event: string,
+  error?: unknown,
+  fields?: LogFields,
+): string {
+  // The level is the stream (stderr for error and warn), so the line starts with the event.
+  const head = ["[baton]", event.replace(/\s+/g, " ")];
+  const rest = fieldsOf(fields);
+  if (rest) head.push(rest);
+  let frames: string[] = [];
+  if (error !== undefined) {
+    const described = describeError(error);
+    head.push(described.summary);
+    if (level === "error") frames = described.frames;
+  }
+  return redactText([head.join(" "), ...frames].join("\n")).text;
+}
+
+function write(level: LogLevel, text: string): void {
+  // process streams where they exist (Node): one write per call, so lines never interleave.
+  const stream = level === "info" ? globalThis.process?.stdout : globalThis.process?.stderr;
+  if (stream && typeof stream.write === "function") {
+    stream.write(`${text}\n`);
+    return;
+  }
+  (level === "info" ? console.info : console.error)(text);
+}
+
+function emit(level: LogLevel, event: string, error?: unknown, fields?: LogFields): void {
+  try {
+    write(level, formatLog(level, event, error, fields));
+  } catch {
+    // Logging never throws into the code that called it.
+  }
+}
+
+/**
+ * `log.error(event, error?, fields?)`: `event` is a fixed description written by the caller
+ * ("reset failed"), fields are identifiers and counts (ids, statuses), never text people wrote.
+ */
+export const log = {
+  error: (event: string, error?: unknown, fields?: LogFields) =>
+    emit("error", event, error, fields),
+  warn: (event: string, error?: unknown, fields?: LogFields) => emit("warn", event, error, fields),
+  info: (event: string, error?: unknown, fields?: LogFields) => emit("info", event, error, fields),
+};
