@@ -2,6 +2,7 @@
 // server holds (the server applies migrations itself at start-up).
 import path from "node:path";
 import { EnvError, serverEnv } from "@/lib/env";
+import { log } from "@/lib/log";
 import { dataDir, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { pgliteFolderHolder } from "./server-lock";
@@ -11,13 +12,13 @@ try {
   url = serverEnv().DATABASE_URL;
 } catch (error) {
   if (!(error instanceof EnvError)) throw error;
-  console.error(error.message);
+  log.error(`db:migrate cannot start. ${error.message}`);
   process.exit(1);
 }
 if (!url) {
   const holder = pgliteFolderHolder(path.join(dataDir(), "pglite"));
   if (holder !== null) {
-    console.error(
+    log.error(
       `A Baton server (pid ${holder}) is using ${dataDir()}; it applies migrations at start-up. ` +
         "Stop it before running db:migrate.",
     );
@@ -27,4 +28,4 @@ if (!url) {
 const handle = openDatabase({ url });
 await migrateDatabase(handle);
 await handle.close();
-console.log(`migrations applied (${handle.kind})`);
+log.info(`migrations applied (${handle.kind})`);

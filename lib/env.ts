@@ -6,6 +6,7 @@
 // writes into each build (instrumentation.ts tests it so the edge build drops Node-only code).
 import { z } from "zod";
 import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD } from "./context/policy";
+import { log } from "./log";
 
 /** Values are trimmed; unset and "" both mean "use the default". */
 function optional<T extends z.ZodType>(schema: T) {
@@ -165,7 +166,7 @@ export function envProblem(source: RawEnv): string | null {
 export function exitOnInvalidEnv(source: RawEnv = process.env): void {
   const problem = envProblem(source);
   if (problem === null) return;
-  console.error(`Baton cannot start. ${problem}\nFix them (see .env.example) and start again.`);
+  log.error(`Baton cannot start. ${problem} Fix them (see .env.example) and start again.`);
   process.exit(1);
 }
 

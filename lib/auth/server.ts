@@ -11,6 +11,7 @@ import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
+import { logFromLibrary } from "@/lib/log";
 import { resolveAuthSecret } from "./secret";
 
 function extraHosts(env: ServerEnv): string[] {
@@ -50,6 +51,8 @@ function createAuth() {
     // Off: app/api/auth/[...all]/route.ts applies Baton's limits (lib/http/auth-limits.ts), the
     // one documented set (README "Rate limits").
     rateLimit: { enabled: false },
+    // Its default logger prints whole errors, database ones with their query parameters.
+    logger: { log: (level, message, ...args) => logFromLibrary("auth", level, message, args) },
     plugins: [
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {
