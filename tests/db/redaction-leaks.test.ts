@@ -15,11 +15,16 @@ import { GET as getFiles } from "@/app/share/[token]/files/route";
 import { GET as getMessages } from "@/app/share/[token]/messages/route";
 import { GET as getPlan } from "@/app/share/[token]/plan/route";
 import { getDb, rowsOf } from "@/db/client";
+import { acceptHandoff, writeHandoff } from "@/db/queries/handoffs";
 import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";
 import { createShareLink, loadSharedThreadView } from "@/lib/chat/share";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentId } from "@/lib/handoff/content-id";
+import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { createActor, sendTurn } from "../support/chat";
 import { LOOKALIKE_CASES, SECRET_CASES } from "../support/secret-corpus";
+import { createTestUser } from "../support/users";
 import {
   acceptHandoff as accept,
   artifactOf,
@@ -353,5 +358,77 @@ describe("redaction everywhere", () => {
     for (const record of [restRecord, mcpRecord]) {
       expect(record.body.redactions).toEqual([]);
     }
+  });
+
+  it("a caller that forgets to redact still stores no secret, under an id naming what is stored", async () => {
+    // A format every engine masks, so this holds before and after the rule set changes.
+    const secret = `ghp_${"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8"}`;
+    const ownerId = await createTestUser();
+    const key = `${PROBE}-forgetful`;
+    const raw: HandoffArtifact = {
+      ...artifactWith([`clone with ${secret}`]),
+      completed_work: [],
+      in_progress: [],
+      remaining_tasks: [],
+      key_decisions: [],
+      confirmed_facts: [`token ${secret}`],
+      unknowns: [],
+      must_preserve: [],
+      files_modified: [],
+      last_completed_step: "",
+      next_step: "",
+      needs_authorization: [],
+    };
+    const rawId = (revision: number) =>
+      contentId({
+        schema_version: HANDOFF_SCHEMA_VERSION,
+        handoff_key: key,
+        revision,
+        artifact: raw,
+      });
+    const written = await getDb().transaction((tx) =>
+      writeHandoff(tx, {
+        ownerId,
+        key,
+        artifact: raw,
+        markdown: renderHandoffMarkdown(raw),
+        contentIdFor: rawId,
+        createdBy: "test",
+        project: `p ${secret}`,
+        repo: `r ${secret}`,
+        redactions: [],
+      }),
+    );
+    const stored = written.revision.artifact as unknown as HandoffArtifact;
+    expect(JSON.stringify(written)).not.toContain(secret);
+    expect(stored.confirmed_facts[0]).toMatch(/^token \[REDACTED:/);
+    expect(written.revision.markdown).toBe(renderHandoffMarkdown(stored));
+    expect(written.revision.contentId).toBe(
+      contentId({
+        schema_version: HANDOFF_SCHEMA_VERSION,
+        handoff_key: key,
+        revision: 1,
+        artifact: stored,
+      }),
+    );
+    expect(written.revision.contentId).not.toBe(rawId(1));
+    expect(written.revision.redactions.map((r) => r.field)).toEqual(
+      expect.arrayContaining(["goal", "confirmed_facts[0]", "project", "repo"]),
+    );
+    const { receipt } = await getDb().transaction((tx) =>
+      acceptHandoff(tx, {
+        ownerId,
+        key,
+        contentId: written.revision.contentId,
+        receiver: `agent ${secret}`,
+      }),
+    );
+    expect(receipt.receiver).toMatch(/^agent \[REDACTED:/);
+    const rows = strings([
+      ...(await tableRows("handoffs")),
+      ...(await tableRows("handoff_revisions")),
+      ...(await tableRows("handoff_receipts")),
+    ]);
+    expect(rows.some((t) => t.includes(secret))).toBe(false);
   });
 });
