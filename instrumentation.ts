@@ -9,5 +9,9 @@ export async function register() {
     installFrontDoor();
     const { prepareDatabase } = await import("./db/startup");
     await prepareDatabase();
+    // What a crashed server left behind (resets, runs, unanswered messages) is taken over now.
+    const { getDatabase } = await import("./db/client");
+    const { startRecovery } = await import("./lib/agents/recovery");
+    await startRecovery(getDatabase().kind);
   }
 }

@@ -1,4 +1,5 @@
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+import { E2E_RATE_LIMITS } from "./e2e/support/server-process";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${PORT}`;
@@ -14,13 +15,12 @@ const longURL = `http://127.0.0.1:${LONG_PORT}`;
 // Every e2e browser is a guest or account from 127.0.0.1, and specs send bursts (many guests,
 // sign-ups and messages a minute): the servers raise Baton's rate limits well past that. Limiting
 // stays on; tests/db/rate-limit-auth.test.ts and lib/http/rate-limit*.test.ts cover it.
-const E2E_RATE_LIMITS = {
-  BATON_RATE_LIMIT_SIGN_IN: "1000/60s",
-  BATON_RATE_LIMIT_SIGN_UP: "1000/60s",
-  BATON_RATE_LIMIT_GUEST: "1000/60s",
-  BATON_RATE_LIMIT_CHAT: "1000/60s",
-  BATON_RATE_LIMIT_API: "10000/60s",
-};
+// Specs tagged @own-server start (and kill) servers of their own with the same limits
+// (e2e/support/server-process.ts). E2E_OWN_SERVER_ONLY=1 runs only those, without starting the
+// shared servers below, which saves their start-up while working on such a spec.
+const ownServerOnly = process.env.E2E_OWN_SERVER_ONLY === "1";
+type WebServers = Extract<PlaywrightTestConfig["webServer"], unknown[]>;
+const sharedServers = (servers: WebServers): WebServers => (ownServerOnly ? [] : servers);
 
 // The system Chromium where there is one (this project's machines cannot download browsers);
 // elsewhere `npx playwright install chromium` and PLAYWRIGHT_BUNDLED_BROWSER=1 use Playwright's.
@@ -56,7 +56,7 @@ export default defineConfig({
     {
       name: "chromium",
       use: { ...devices["Desktop Chrome"] },
-      grepInvert: /@reset-server|@long-thread/,
+      grepInvert: /@reset-server|@long-thread|@own-server/,
     },
     {
       name: "long-thread",
@@ -68,8 +68,13 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], baseURL: resetURL },
       grep: /@reset-server/,
     },
-  ],
-  webServer: [
+    {
+      name: "own-server",
+      use: { ...devices["Desktop Chrome"] },
+      grep: /@own-server/,
+    },
+  ].filter((project) => !ownServerOnly || project.name === "own-server"),
+  webServer: sharedServers([
     {
       // A production build on its own, fresh data folder (see e2e/serve.mjs).
       command: `node e2e/serve.mjs ${PORT}`,
@@ -104,5 +109,5 @@ export default defineConfig({
       stderr: "pipe",
       env: E2E_RATE_LIMITS,
     },
-  ],
+  ]),
 });

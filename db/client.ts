@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { type ServerEnv, serverEnv } from "@/lib/env";
+import { withConnectionRetry } from "./retry";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -34,7 +35,10 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (options.url) {
     // Each request holds at most a few connections; 10 leaves room for concurrent resets.
-    const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    const url = options.url;
+    // A statement or transaction cut off by a terminated connection runs once more on a fresh
+    // one (db/retry.ts); PGlite runs in this process and has no connection to lose.
+    const client = withConnectionRetry(() => postgres(url, { max: 10, onnotice: () => {} }));
     return {
       db: drizzlePostgres(client, { schema }) as unknown as Database,
       kind: "postgres",

@@ -218,6 +218,8 @@ export const threadResets = pgTable(
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }).notNull(),
     newSessionId: uuid("new_session_id"),
     reason: text("reason"),
+    /** The server instance holding the lease: a lease whose instance is gone is free. */
+    instanceId: text("instance_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -426,7 +428,9 @@ export type RunStatus =
   /** The run used up its steps (the profile's max_steps). */
   | "step_limit"
   /** A reset the run needed could not help (failure_reason `thrash`). */
-  | "reset_failed";
+  | "reset_failed"
+  /** Its server died while it streamed text; the user may Continue it (its message says so). */
+  | "interrupted";
 
 /** A run: one turn of model steps and tool calls, possibly spanning several sessions. */
 export const runs = pgTable(
@@ -442,6 +446,10 @@ export const runs = pgTable(
     status: text("status").$type<RunStatus>().notNull().default("running"),
     /** The assistant message the run streams into (null until it has one). */
     messageId: text("message_id"),
+    /** The user message the run answers: a live run claims it, so it is answered once. */
+    requestMessageId: text("request_message_id"),
+    /** The server instance running it; a running run whose instance is gone died with it. */
+    instanceId: text("instance_id"),
     stepCount: integer("step_count").notNull().default(0),
     maxSteps: integer("max_steps").notNull(),
     firstSessionId: uuid("first_session_id")
@@ -459,9 +467,29 @@ export const runs = pgTable(
   },
   // Newest run first per thread. Plain ascending columns read backwards give `started_at desc`
   // with the default NULLS FIRST, which is what `order by started_at desc` asks for.
-  (t) => [index("runs_thread_started_idx").on(t.threadId, t.startedAt)],
+  (t) => [
+    index("runs_thread_started_idx").on(t.threadId, t.startedAt),
+    index("runs_request_idx").on(t.threadId, t.requestMessageId),
+    index("runs_live_idx").on(t.status, t.instanceId),
+  ],
 );
 export type Run = typeof runs.$inferSelect;
+
+/**
+ * One row per server process that ever opened the database. A live one refreshes its heartbeat
+ * every couple of seconds; one whose heartbeat is old, or that a restart found dead, is gone —
+ * and with it every lease and run it held (docs/architecture.md, "Crash recovery").
+ */
+export const serverInstances = pgTable("server_instances", {
+  id: text("id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Set when the instance stopped cleanly or was found dead. */
+  stoppedAt: timestamp("stopped_at", { withTimezone: true }),
+});
+export type ServerInstance = typeof serverInstances.$inferSelect;
 
 /** "Allow for this session": a grant ends with its session (resuming is not permission). */
 export const toolGrants = pgTable(

@@ -36,6 +36,7 @@ const STATUS = {
   "conflict:approval": 409,
   "rate_limited:requests": 429,
   "unavailable:model": 503,
+  "unavailable:database": 503,
   "internal:server": 500,
 } as const;
 

@@ -5,7 +5,7 @@
 // and table parsed from the SQL text — and never by the database's own message, which embeds
 // values ("Failed query: … params: …", `invalid input syntax for type uuid: "…"`, `Key (…)=(…)`).
 // Everything printed goes through redactText as a last line of defence. See docs/security.md.
-import { redactText } from "./handoff/redact";
+import { redactText } from "@/lib/handoff/redact";
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type LogLevel = "error" | "warn" | "info";

@@ -4,12 +4,15 @@
 //   npx tsx --conditions=react-server scripts/seed-long-thread.ts --messages 10000 --sessions 8 --out seed.json
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { hashPassword } from "better-auth/crypto";
-import { getDatabase, getDb } from "@/db/client";
+import { dataDir, getDatabase, getDb } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { writeHandoff } from "@/db/queries/handoffs";
 import { authAccounts, messages, sessions, threads, users } from "@/db/schema";
+import { lockFolderOrExit } from "@/db/server-lock";
+import { serverEnv } from "@/lib/env";
 import { HANDOFF_SCHEMA_VERSION, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
@@ -27,6 +30,10 @@ const total = Number(values.messages);
 const sessionCount = Number(values.sessions);
 const email = values.email || `long-${randomUUID().slice(0, 8)}@example.test`;
 
+// The same folder lock as the server's: a live server's folder is refused, not written beside it.
+const lock = serverEnv().DATABASE_URL
+  ? null
+  : await lockFolderOrExit(path.join(dataDir(), "pglite"), "Seed before the server starts.");
 const handle = getDatabase();
 await migrateDatabase(handle);
 const db = getDb();
@@ -148,3 +155,4 @@ const summary = {
 if (values.out) writeFileSync(values.out, JSON.stringify(summary, null, 2));
 console.log(JSON.stringify(summary));
 await handle.close();
+lock?.release();

@@ -1,50 +1,42 @@
 "use client";
 // The chat view: useChat over Baton's SSE endpoint, sending only the new message (the server
-// holds the history), with stop, retry, regenerate and edit-last-message; the thread's sessions
-// with live context resets (queueing what is sent meanwhile), manual resets, the context meter,
-// long-thread paging and sharing; tool calls with their approvals, the plan checklist and the
-// Files panel.
+// holds the history), with stop, retry, regenerate, continue (a reply the server stopped while
+// writing) and edit-last-message; the thread's sessions with live context resets (queueing what
+// is sent meanwhile), manual resets, the context meter, long-thread paging and sharing; tool
+// calls with their approvals, the plan checklist and the Files panel; and messages the server
+// answers on its own, followed by polling.
 import { useChat } from "@ai-sdk/react";
-import {
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  readUIMessageStream,
-  type UIMessageChunk,
-} from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
-import { usePlan } from "@/components/workspace/use-plan";
-import { ownerWorkspaceBase } from "@/components/workspace/workspace-api";
-import { approvalAnswerBody } from "@/lib/chat/approval-body";
 import {
-  formatMessages,
-  inThreadOrder,
-  type ListItem,
-  messageGaps,
-} from "@/lib/chat/format-messages";
-import {
-  answerRanAcrossReset,
-  type QueuedEntry,
-  queuedMessages,
-  reconcileMessages,
-  runningReset,
-  spansSessions,
-} from "@/lib/chat/live-messages";
-import {
-  type ApprovalDecision,
-  latestStreamedPlan,
-  pendingApprovalIds,
-  workspaceChangeCount,
-} from "@/lib/chat/tool-view";
-import type { ChatMessage, ContextPart, ContextResetPart, SessionSummary } from "@/lib/chat/types";
+  answeringFrom,
+  answeringIds,
+  keepsPolling,
+  nextAnswering,
+  progressKey,
+} from "@/lib/chat/answering";
+import { type ChatBodyKind, chatRequestBody } from "@/lib/chat/chat-body";
+import { formatMessages, inThreadOrder, messageGaps } from "@/lib/chat/format-messages";
+import { queuedMessages, reconcileMessages, runningReset } from "@/lib/chat/live-messages";
+import { type ApprovalDecision, pendingApprovalIds } from "@/lib/chat/tool-view";
+import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
+import { notifyThreadsChanged, readableError } from "./chat-errors";
+import { ChatHeader } from "./chat-header";
+import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
 import { Composer } from "./composer";
 import { ContextMeter } from "./context-meter";
+import { actionsFor } from "./message-actions";
 import { MessageList } from "./message-list";
-import { type ModelOption, ModelSelect } from "./model-select";
-import { SharePanel } from "./share-panel";
+import type { ModelOption } from "./model-select";
+import { withManualResetPlaceholder } from "./reset-placeholder";
+import { announceReset, currentSessionNumber } from "./session-live";
+import { useAnsweringPoll } from "./use-answering-poll";
+import { useLiveWorkspace } from "./use-live-workspace";
+import { useManualReset } from "./use-manual-reset";
+import { useQueuedMessages } from "./use-queued-messages";
 import {
   coverageOf,
   type FetchPage,
@@ -63,24 +55,12 @@ export interface ChatPanelProps {
   initialContext: ContextPart | null;
   /** `beforeSeq` for the page before `initialMessages`, or null when they start the thread. */
   olderCursor: number | null;
+  /** User messages the server is still answering on its own (`ThreadView.answering`). */
+  initialAnswering?: string[];
   models: ModelOption[];
   initialModel: string;
   maxMessageChars: number;
   isNew: boolean;
-}
-
-function notifyThreadsChanged() {
-  window.dispatchEvent(new CustomEvent("baton:threads-changed"));
-}
-
-async function errorOf(response: Response): Promise<{ code?: string; message: string }> {
-  const body = (await response.json().catch(() => null)) as {
-    error?: { code?: string; message?: string };
-  } | null;
-  return {
-    code: body?.error?.code,
-    message: body?.error?.message ?? `The server answered ${response.status}.`,
-  };
 }
 
 export function ChatPanel({
@@ -89,6 +69,7 @@ export function ChatPanel({
   initialSessions,
   initialContext,
   olderCursor,
+  initialAnswering,
   models,
   initialModel,
   maxMessageChars,
@@ -100,23 +81,21 @@ export function ChatPanel({
   const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
-  const [queued, setQueued] = useState<QueuedEntry[]>([]);
-  const [manualReset, setManualReset] = useState<{ fromSession: number } | null>(null);
-  const [cancelling, setCancelling] = useState(false);
+  const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
   // Set when a turn, a queued answer or a reset ended: the stored thread is then re-read once
   // things are quiet, so the list matches a reload (seqs, sessions, counts).
   const [stale, setStale] = useState(false);
+  const markStale = useCallback(() => setStale(true), []);
   const modelRef = useRef(model);
   modelRef.current = model;
   const startedRef = useRef(!isNew);
-  const queuedAborts = useRef(new Map<string, AbortController>());
-  const cancelRequested = useRef(false);
   const sessionsRef = useRef(sessions);
   sessionsRef.current = sessions;
   // Approval ids answered "Allow for this session", named in the answer's request body.
   const allowForSession = useRef(new Set<string>());
-  const answeringApproval = useRef(false);
-  const [refusedAnswer, setRefusedAnswer] = useState<Error | null>(null);
+  const requestKind = useRef<ChatBodyKind>("message");
+  // A refused approval answer or continue: told in a toast, not shown as a failed reply.
+  const [refusedRequest, setRefusedRequest] = useState<Error | null>(null);
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
@@ -124,49 +103,16 @@ export function ChatPanel({
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
-          const last = messages.at(-1);
-          // An approval answer: the assistant message goes back with only its answered calls.
-          const answer =
-            trigger === "submit-message" && last?.role === "assistant"
-              ? approvalAnswerBody(last, allowForSession.current)
-              : null;
-          answeringApproval.current = answer !== null;
-          if (answer) return { body: { id, trigger, model: modelRef.current, ...answer } };
-          const body =
-            trigger === "submit-message" && last
-              ? {
-                  id,
-                  trigger,
-                  model: modelRef.current,
-                  message: { id: last.id, role: last.role, parts: last.parts },
-                }
-              : { id, trigger, messageId, model: modelRef.current };
+        prepareSendMessagesRequest: (request) => {
+          const { kind, body } = chatRequestBody(request, {
+            model: modelRef.current,
+            allowForSession: allowForSession.current,
+          });
+          requestKind.current = kind;
           return { body };
         },
       }),
     [],
-  );
-
-  const sessionNumberOf = useCallback(
-    (sessionId: string | undefined) => sessionsRef.current.find((s) => s.id === sessionId)?.number,
-    [],
-  );
-
-  // Plain toasts, not the Toaster's rich success colours: those fall below 4.5:1 contrast.
-  const announceReset = useCallback(
-    (data: ContextResetPart) => {
-      const from = sessionNumberOf(data.oldSessionId);
-      const inSession = from ? ` — continuing in session ${from}` : "";
-      if (data.event === "reset_complete" && data.sessionNumber) {
-        toast(`Session ${data.sessionNumber} started — context was reset`);
-      } else if (data.event === "reset_cancelled") {
-        toast(`Context reset cancelled${inSession}`);
-      } else if (data.event === "reset_failed") {
-        toast.error(`Context reset failed${inSession}. ${data.reason ?? ""}`.trim());
-      }
-    },
-    [sessionNumberOf],
   );
 
   const {
@@ -184,11 +130,11 @@ export function ChatPanel({
     messages: initialMessages,
     transport,
     experimental_throttle: 40,
-    // Answering the last approval of a step sends the answers (see prepareSendMessagesRequest).
+    // Answering the last approval of a step sends the answers (see lib/chat/chat-body.ts).
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onData: (part) => {
       if (part.type === "data-context") setContext(part.data);
-      else if (part.type === "data-context-reset") announceReset(part.data);
+      else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
     },
     onFinish: () => {
       notifyThreadsChanged();
@@ -196,17 +142,23 @@ export function ChatPanel({
     },
     onError: (err) => {
       toast.error(readableError(err));
-      // A refused approval answer (another tab answered first, or the session ended): re-read
-      // the thread so the card shows how the call was settled.
-      if (answeringApproval.current) {
+      // A refused approval answer (another tab answered first, or the session ended) or
+      // continue (the reply was continued elsewhere, or can no longer be): re-read the thread so
+      // the row shows how things stand.
+      if (requestKind.current === "approval" || requestKind.current === "continue") {
         setStale(true);
-        setRefusedAnswer(err);
+        setRefusedRequest(err);
       }
     },
   });
-  // A refused approval answer is told in a toast, and the card shows the outcome after the
-  // refresh: no reply failed, so it is not shown as a failure.
-  const error = chatError && chatError !== refusedAnswer ? chatError : undefined;
+  const error = chatError && chatError !== refusedRequest ? chatError : undefined;
+
+  const { queued, setQueued, queueMessage, abortQueued } = useQueuedMessages({
+    threadId,
+    transport,
+    onContext: setContext,
+    onSettled: markStale,
+  });
 
   const fetchPage = useCallback<FetchPage>(
     (query) => fetchThreadPage(`/api/threads/${threadId}`, query),
@@ -229,20 +181,12 @@ export function ChatPanel({
   const busy = chatBusy || queuedInFlight;
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((m) => m.role === "user");
-  const liveReset = chatBusy ? runningReset(lastMessage) : null;
-  const queueing = liveReset?.event === "input_blocked" || manualReset !== null;
   const threadExists = !isNew || messages.length > 0;
 
-  const currentSession = useMemo(() => {
-    let number = sessions.at(-1)?.number ?? 1;
-    const recent = [...messages.slice(-4), ...queued.flatMap((e) => (e.answer ? [e.answer] : []))];
-    for (const message of recent) {
-      for (const part of message.parts) {
-        if (part.type === "data-session") number = Math.max(number, part.data.number);
-      }
-    }
-    return number;
-  }, [sessions, messages, queued]);
+  const currentSession = useMemo(
+    () => currentSessionNumber(sessions, messages, queued),
+    [sessions, messages, queued],
+  );
 
   useEffect(() => {
     if (!isNew || startedRef.current || messages.length === 0) return;
@@ -270,6 +214,7 @@ export function ChatPanel({
         setStale(true);
         return;
       }
+      setAnswering((previous) => nextAnswering(previous, page));
       setMessages(
         reconcileMessages([...now.messages, ...queuedMessages(now.queued, true)], page.messages),
       );
@@ -284,7 +229,16 @@ export function ChatPanel({
     } finally {
       refreshing.current = false;
     }
-  }, [fetchPage, addCoverage, setMessages]);
+  }, [fetchPage, addCoverage, setMessages, setQueued]);
+
+  const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
+    threadId,
+    currentSession,
+    refresh,
+    onSettled: markStale,
+  });
+  const liveReset = chatBusy ? runningReset(lastMessage) : null;
+  const queueing = liveReset?.event === "input_blocked" || manualReset !== null;
 
   useEffect(() => {
     if (!stale || busy || manualReset || !threadExists) return;
@@ -292,55 +246,15 @@ export function ChatPanel({
     void refresh();
   }, [stale, busy, manualReset, threadExists, refresh]);
 
-  /** Sends a message while a reset runs: its own POST, folded into a message as it streams. */
-  const queueMessage = useCallback(
-    async (text: string) => {
-      const user: ChatMessage = {
-        id: crypto.randomUUID(),
-        role: "user",
-        parts: [{ type: "text", text }],
-        metadata: { status: "queued" },
-      };
-      const controller = new AbortController();
-      queuedAborts.current.set(user.id, controller);
-      setQueued((entries) => [...entries, { user, answer: null, done: false }]);
-      const update = (patch: Partial<QueuedEntry>) =>
-        setQueued((entries) =>
-          entries.map((entry) => (entry.user.id === user.id ? { ...entry, ...patch } : entry)),
-        );
-      try {
-        const chunks = await transport.sendMessages({
-          chatId: threadId,
-          messages: [user],
-          trigger: "submit-message",
-          messageId: undefined,
-          abortSignal: controller.signal,
-        });
-        // Transient parts never reach the folded message: read the context reading here.
-        const tapped = chunks.pipeThrough(
-          new TransformStream<UIMessageChunk, UIMessageChunk>({
-            transform(chunk, out) {
-              if (chunk.type === "data-context") setContext(chunk.data as ContextPart);
-              out.enqueue(chunk);
-            },
-          }),
-        );
-        for await (const answer of readUIMessageStream<ChatMessage>({
-          stream: tapped,
-          onError: (err) => toast.error(readableError(err)),
-        })) {
-          update({ answer });
-        }
-      } catch (err) {
-        if (!controller.signal.aborted) toast.error(readableError(err));
-      } finally {
-        queuedAborts.current.delete(user.id);
-        update({ done: true });
-        setStale(true);
-      }
-    },
-    [transport, threadId],
-  );
+  // The server answers on its own (recovery, or messages queued behind a reset): follow it by
+  // re-reading the thread, but never while this page's own stream runs.
+  const serverAnswering = keepsPolling(answering);
+  useAnsweringPoll({
+    active: serverAnswering && !busy && !manualReset && threadExists,
+    progressKey: progressKey(answering),
+    poll: refresh,
+  });
+  const answeringRows = useMemo(() => answeringIds(answering), [answering]);
 
   const submit = useCallback(() => {
     const text = input.trim();
@@ -361,8 +275,8 @@ export function ChatPanel({
     const streamingId = lastMessage?.role === "assistant" ? lastMessage.id : null;
     if (streamingId && chatBusy) setStoppedIds((s) => new Set(s).add(streamingId));
     if (chatBusy) void stop();
-    for (const controller of queuedAborts.current.values()) controller.abort();
-  }, [lastMessage, stop, chatBusy]);
+    abortQueued();
+  }, [lastMessage, stop, chatBusy, abortQueued]);
 
   const editLast = useCallback(() => {
     if (!lastUser) return;
@@ -370,58 +284,31 @@ export function ChatPanel({
     setInput(lastUser.parts.map((p) => (p.type === "text" ? p.text : "")).join(""));
   }, [lastUser]);
 
-  const startManualReset = useCallback(async () => {
-    const fromSession = currentSession;
-    cancelRequested.current = false;
-    setManualReset({ fromSession });
-    try {
-      const response = await fetch(`/api/threads/${threadId}/reset`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ fromSession }),
-      });
-      if (response.ok) {
-        const body = (await response.json()) as { session: { number: number } };
-        // The new divider (with its handoff) replaces the placeholder in the same update.
-        await refresh();
-        toast(`Session ${body.session.number} started — context was reset`);
-      } else if (cancelRequested.current) {
-        toast(`Context reset cancelled — continuing in session ${fromSession}`);
-      } else {
-        toast.error(`Context reset failed: ${(await errorOf(response)).message}`);
-      }
-    } catch {
-      toast.error("Could not reach the server to reset the context.");
-    } finally {
-      setManualReset(null);
-      setStale(true);
-    }
-  }, [currentSession, threadId, refresh]);
-
-  const cancelReset = useCallback(
-    async (fromSession: number) => {
-      setCancelling(true);
-      cancelRequested.current = true;
-      try {
-        const response = await fetch(`/api/threads/${threadId}/reset/cancel`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ fromSession }),
-        });
-        if (response.status === 409) {
-          cancelRequested.current = false;
-          toast("The reset had already completed.");
-        } else if (!response.ok) {
-          cancelRequested.current = false;
-          toast.error(`Could not cancel the reset: ${(await errorOf(response)).message}`);
-        }
-      } catch {
-        toast.error("Could not reach the server to cancel the reset.");
-      } finally {
-        setCancelling(false);
-      }
+  /**
+   * Continues an interrupted reply: the AI SDK appends the stream to the last assistant message
+   * when no new message is sent, and the body names it (lib/chat/chat-body.ts). The row reads as
+   * a reply in progress meanwhile; a refusal re-reads the stored copy, which is still
+   * interrupted.
+   */
+  const continueReply = useCallback(
+    (messageId: string) => {
+      clearError();
+      setMessages((current) =>
+        current.map((m) =>
+          m.id === messageId ? { ...m, metadata: { ...m.metadata, status: "partial" } } : m,
+        ),
+      );
+      void sendMessage(undefined, { body: { continueMessageId: messageId } });
     },
-    [threadId],
+    [clearError, setMessages, sendMessage],
+  );
+
+  const answerApproval = useCallback(
+    (approvalId: string, decision: ApprovalDecision) => {
+      if (decision === "allow_session") allowForSession.current.add(approvalId);
+      void addToolApprovalResponse({ id: approvalId, approved: decision !== "deny" });
+    },
+    [addToolApprovalResponse],
   );
 
   const chatIds = useMemo(() => new Set(messages.map((m) => m.id)), [messages]);
@@ -433,95 +320,43 @@ export function ChatPanel({
   const formatted = useMemo(() => {
     const gaps = messageGaps({ sessions, messages: listMessages, covered: pages.covered });
     const result = formatMessages(listMessages, sessions, { gaps });
-    const upcoming = (manualReset?.fromSession ?? 0) + 1;
-    if (!manualReset || result.sessionStartIndex[upcoming] !== undefined) return result;
-    // A manual reset runs outside the stream: its placeholder goes after what was sent before
-    // it, above the messages queued behind it.
-    const firstQueued = new Set(queued.map((e) => e.user.id));
-    const at = result.items.findIndex(
-      (item) => item.kind === "message" && firstQueued.has(item.message.id),
-    );
-    const placeholder: ListItem = {
-      kind: "session_divider",
-      key: `session:${upcoming}`,
-      sessionNumber: upcoming,
-      session: {
-        id: "",
-        number: upcoming,
-        model: "",
-        profile: "",
-        trigger: "manual",
-        startedAt: "",
-        endedAt: null,
-        firstSeq: null,
-        messageCount: 0,
-        handoff: null,
-      },
-      live: { event: "input_blocked" },
-    };
-    const items = [...result.items];
-    items.splice(at < 0 ? items.length : at, 0, placeholder);
-    return { items, sessionStartIndex: result.sessionStartIndex };
+    return withManualResetPlaceholder(result, manualReset, queued);
   }, [listMessages, sessions, pages.covered, manualReset, queued]);
 
-  const offline = models.find((m) => m.id === model)?.offline ?? false;
-
-  const answerApproval = useCallback(
-    (approvalId: string, decision: ApprovalDecision) => {
-      if (decision === "allow_session") allowForSession.current.add(approvalId);
-      void addToolApprovalResponse({ id: approvalId, approved: decision !== "deny" });
-    },
-    [addToolApprovalResponse],
-  );
-  // The files panel reloads when a write, edit or delete finishes; the plan follows update_plan.
-  const liveMessages = useMemo(
-    () => [...messages, ...queued.flatMap((e) => (e.answer ? [e.answer] : []))],
-    [messages, queued],
-  );
-  const workspaceVersion = useMemo(() => workspaceChangeCount(liveMessages), [liveMessages]);
-  const streamedPlan = useMemo(() => latestStreamedPlan(liveMessages), [liveMessages]);
-  const workspaceBase = ownerWorkspaceBase(threadId);
-  const plan = usePlan(workspaceBase, threadExists, streamedPlan);
+  const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
+    threadId,
+    threadExists,
+    messages,
+    queued,
+  });
   const awaitingApproval =
     !busy && lastMessage?.role === "assistant" && pendingApprovalIds(lastMessage.parts).length > 0;
 
+  const actionContext = {
+    messages,
+    locked: busy || queued.length > 0 || manualReset !== null || serverAnswering,
+    failed: Boolean(error),
+    regenerate: () => void regenerate(),
+    continueReply,
+    editLast,
+    answerApproval,
+  };
+
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      {/* On narrow screens the sidebar's menu button sits over the header's left edge. */}
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-4 pl-14 md:pl-4 dark:border-zinc-800">
-        <ModelSelect models={models} value={model} onChange={setModel} disabled={busy} />
-        <div className="flex items-center gap-2">
-          <Button
-            variant="secondary"
-            disabled={!threadExists || busy || manualReset !== null || queueing}
-            onClick={() => void startManualReset()}
-            title="Write a handoff now and continue in a fresh session"
-          >
-            New session with handoff
-          </Button>
-          <Button
-            variant="secondary"
-            aria-expanded={filesOpen}
-            aria-controls={filesPanelId}
-            className={filesOpen ? "bg-zinc-100! dark:bg-zinc-800!" : ""}
-            disabled={!threadExists}
-            onClick={() => setFilesOpen((open) => !open)}
-          >
-            Files
-          </Button>
-          <SharePanel threadId={threadId} disabled={!threadExists} />
-        </div>
-      </header>
-      {offline ? (
-        <div
-          className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
-          data-testid="offline-notice"
-        >
-          You are chatting with <strong>baton/local</strong>, an offline demo model with no AI
-          behind it. To connect a real model, set <code>OPENAI_API_KEY</code>,{" "}
-          <code>ANTHROPIC_API_KEY</code> or <code>OPENAI_COMPATIBLE_BASE_URL</code> and restart.
-        </div>
-      ) : null}
+      <ChatHeader
+        threadId={threadId}
+        models={models}
+        model={model}
+        onModelChange={setModel}
+        busy={busy}
+        threadExists={threadExists}
+        resetDisabled={!threadExists || busy || manualReset !== null || queueing}
+        onReset={() => void startManualReset()}
+        filesOpen={filesOpen}
+        filesPanelId={filesPanelId}
+        onToggleFiles={() => setFilesOpen((open) => !open)}
+      />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
           <MessageList
@@ -531,50 +366,15 @@ export function ChatPanel({
             busy={busy}
             stoppedIds={stoppedIds}
             failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+            answeringIds={answeringRows}
             onCancelReset={(from) => void cancelReset(from)}
             cancellingReset={cancelling}
             onPlaceholdersNear={pages.loadNear}
-            actionsFor={(message) => {
-              if (busy || queued.length > 0 || manualReset) return {};
-              // The server refuses to edit or regenerate an answer that ran across a reset.
-              const fixed = answerRanAcrossReset(messages);
-              if (message.id === lastMessage?.id && message.role === "assistant") {
-                // A live run that reset midway waits in its stored second half: answerable once the
-                // refresh after the run has put that message in place.
-                const answerable =
-                  pendingApprovalIds(message.parts).length > 0 && !spansSessions(lastMessage);
-                const approval = answerable ? { onApproval: answerApproval } : {};
-                if (fixed) return approval;
-                return error
-                  ? { onRetry: () => void regenerate(), ...approval }
-                  : { onRegenerate: () => void regenerate(), ...approval };
-              }
-              if (message.id === lastUser?.id && !fixed) {
-                return error && lastMessage?.id === message.id
-                  ? { onRetry: () => void regenerate(), onEdit: editLast }
-                  : { onEdit: editLast };
-              }
-              return {};
-            }}
-            emptyState={
-              <div className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-zinc-600 dark:text-zinc-400">
-                <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
-                  What are we working on?
-                </h1>
-                <p className="max-w-md text-sm">
-                  Long conversations never hit the context wall here: when the context fills up,
-                  Baton writes a handoff and continues in a fresh session.
-                </p>
-              </div>
-            }
+            actionsFor={(message) => actionsFor(message, actionContext)}
+            emptyState={<EmptyChat />}
           />
           {error && lastMessage?.role === "user" ? (
-            <div role="alert" className="flex items-center gap-3 px-4 py-2 text-sm text-red-700">
-              {readableError(error)}
-              <button type="button" className="underline" onClick={() => void regenerate()}>
-                Retry
-              </button>
-            </div>
+            <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />
           ) : null}
           <Composer
             value={input}
@@ -592,16 +392,7 @@ export function ChatPanel({
             header={
               <>
                 <PlanChecklist items={plan} />
-                {awaitingApproval ? (
-                  <p
-                    role="status"
-                    className="mb-2 text-xs text-amber-900 dark:text-amber-200"
-                    data-testid="approval-notice"
-                  >
-                    The agent is waiting for your approval in the reply above. Sending a message
-                    instead denies it.
-                  </p>
-                ) : null}
+                {awaitingApproval ? <ApprovalNotice /> : null}
               </>
             }
             footer={context ? <ContextMeter context={context} /> : null}
@@ -617,15 +408,4 @@ export function ChatPanel({
       </div>
     </div>
   );
-}
-
-function readableError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const parsed = JSON.parse(message) as { error?: { message?: string } };
-    if (parsed.error?.message) return parsed.error.message;
-  } catch {
-    // Not a JSON error body: fall through.
-  }
-  return message || "Something went wrong.";
 }

@@ -84,6 +84,8 @@ export interface MessageListProps {
   busy?: boolean;
   stoppedIds?: ReadonlySet<string>;
   failedId?: string | null;
+  /** Rows the server is answering (or writing) on its own, outside this page's stream. */
+  answeringIds?: ReadonlySet<string>;
   actionsFor?: (message: ChatMessage) => MessageActions;
   /** Offered on a live reset placeholder; omitted on a read-only thread. */
   onCancelReset?: (fromSession: number) => void;
@@ -100,6 +102,7 @@ export function MessageList({
   busy = false,
   stoppedIds = NO_IDS,
   failedId = null,
+  answeringIds = NO_IDS,
   actionsFor,
   onCancelReset,
   cancellingReset = false,
@@ -262,6 +265,7 @@ export function MessageList({
             streaming={index === streamingIndex}
             stopped={stoppedIds.has(item.message.id)}
             failed={item.message.id === failedId}
+            answering={answeringIds.has(item.message.id)}
             actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
           />
         );

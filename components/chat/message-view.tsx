@@ -1,9 +1,11 @@
 "use client";
 // One message row: user bubbles, assistant replies (streamed markdown with the reply's tool calls
 // as cards, in the order they happened), model attribution, and the status a reader needs
-// (stopped, failed, queued) with the actions that apply to it.
+// (stopped, failed, interrupted, queued, answering) with the actions that apply to it.
 import { memo } from "react";
 import { Streamdown } from "streamdown";
+import { Button } from "@/components/ui/button";
+import { replyNotice } from "@/lib/chat/reply-notice";
 import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
 import { messageMarkdownComponents } from "./markdown-components";
@@ -13,6 +15,8 @@ export interface MessageActions {
   onRetry?: () => void;
   onRegenerate?: () => void;
   onEdit?: () => void;
+  /** Continues an interrupted reply where the server stopped writing it. */
+  onContinue?: () => void;
   /** Answers a tool call waiting for approval in this message. */
   onApproval?: (approvalId: string, decision: ApprovalDecision) => void;
 }
@@ -45,12 +49,15 @@ export const MessageView = memo(function MessageView({
   streaming,
   stopped,
   failed,
+  answering = false,
   actions,
 }: {
   message: ChatMessage;
   streaming: boolean;
   stopped: boolean;
   failed: boolean;
+  /** The server is answering this question, or writing this reply, on its own. */
+  answering?: boolean;
   actions: MessageActions;
 }) {
   const text = textOf(message);
@@ -66,7 +73,11 @@ export const MessageView = memo(function MessageView({
           {text}
         </div>
         <div className="flex gap-2 text-xs text-zinc-500">
-          {status === "queued" ? <span data-testid="queued-badge">Queued</span> : null}
+          {answering ? (
+            <AnsweringIndicator />
+          ) : status === "queued" ? (
+            <span data-testid="queued-badge">Queued</span>
+          ) : null}
           {actions.onEdit ? (
             <button type="button" className="hover:underline" onClick={actions.onEdit}>
               Edit
@@ -77,8 +88,8 @@ export const MessageView = memo(function MessageView({
     );
   }
   const blocks = blocksOf(message);
-  const showStopped = stopped || (!streaming && status === "partial");
-  const showFailed = failed || status === "error";
+  const notice = replyNotice({ status, streaming, stopped, failed, answering });
+  const showFailed = notice === "failed";
   return (
     <div className="px-4 py-2" data-role="assistant" data-testid="message">
       <div
@@ -107,7 +118,8 @@ export const MessageView = memo(function MessageView({
         {message.metadata?.model ? (
           <span data-testid="model-attribution">{message.metadata.model}</span>
         ) : null}
-        {showStopped ? <span data-testid="stopped-badge">Stopped</span> : null}
+        {notice === "stopped" ? <span data-testid="stopped-badge">Stopped</span> : null}
+        {notice === "answering" ? <AnsweringIndicator /> : null}
         {showFailed ? (
           <span role="alert" className="text-red-600">
             The reply failed.
@@ -118,12 +130,59 @@ export const MessageView = memo(function MessageView({
             Retry
           </button>
         ) : null}
-        {!showFailed && actions.onRegenerate ? (
+        {!showFailed && notice !== "interrupted" && actions.onRegenerate ? (
           <button type="button" className="hover:underline" onClick={actions.onRegenerate}>
             Regenerate
           </button>
         ) : null}
       </div>
+      {notice === "interrupted" ? <InterruptedNotice actions={actions} /> : null}
     </div>
   );
 });
+
+/** Polite, so a screen reader hears it once without being interrupted. */
+function AnsweringIndicator() {
+  return (
+    <span
+      role="status"
+      aria-live="polite"
+      className="inline-flex items-center gap-1.5 text-zinc-600 dark:text-zinc-400"
+      data-testid="answering-indicator"
+    >
+      <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-indigo-500" />
+      Answering…
+    </span>
+  );
+}
+
+/**
+ * A reply cut off by a server that died while writing it: unlike "Stopped" the user did not ask
+ * for this, so it says what happened and offers the two ways on (none on a read-only thread).
+ */
+function InterruptedNotice({ actions }: { actions: MessageActions }) {
+  return (
+    <div
+      className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+      data-testid="interrupted-notice"
+    >
+      <p className="min-w-0 flex-1 basis-56">
+        This reply was interrupted — the server stopped while writing it.
+      </p>
+      {actions.onContinue || actions.onRegenerate ? (
+        <div className="flex gap-2">
+          {actions.onContinue ? (
+            <Button size="sm" variant="secondary" onClick={actions.onContinue}>
+              Continue
+            </Button>
+          ) : null}
+          {actions.onRegenerate ? (
+            <Button size="sm" variant="secondary" onClick={actions.onRegenerate}>
+              Regenerate
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,8 +1,9 @@
 "use client";
 // A shared thread, read-only: the same virtualized list, dividers, handoff cards, tool cards and
 // navigator as the owner's view, paged through the share link, with the thread's files and plan;
-// nothing here can change the thread (no approval buttons). Pages are opened with the opaque
-// cursors the link hands out (see lib/chat/share-anchors.ts).
+// nothing here can change the thread (no approval, Continue or Regenerate buttons: an interrupted
+// reply shows its notice alone). Pages are opened with the opaque cursors the link hands out
+// (see lib/chat/share-anchors.ts).
 import { useCallback, useId, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FilesPanel } from "@/components/workspace/files-panel";

@@ -19,6 +19,8 @@ export interface ThreadPage {
   /** A seq (thread API) or an opaque cursor (shared view); null at the end. */
   newerCursor: number | string | null;
   context?: ContextPart | null;
+  /** The newest page only (thread API): user messages the server is still answering. */
+  answering?: string[];
 }
 
 export interface PageQuery {

@@ -99,8 +99,13 @@ export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
   const { artifact, redactions } = redactArtifact(input.artifact);
   const report: RedactionRecord[] = [...redactions];
   const artifactChanged = redactions.length > 0;
-  const markdown = artifactChanged
-    ? renderHandoffMarkdown(artifact)
+  // Markdown rendered from the artifact is rendered again from the masked one: masking it as one
+  // text would read list items and headings run together as `key: value` pairs.
+  const rendered = input.markdown === renderHandoffMarkdown(input.artifact);
+  const markdown = rendered
+    ? artifactChanged
+      ? renderHandoffMarkdown(artifact)
+      : input.markdown
     : (redactedField("markdown", input.markdown, report) ?? "");
   const envelope = {
     project: redactedField("project", input.project, report),

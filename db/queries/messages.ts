@@ -1,4 +1,5 @@
 import "server-only";
+import { isDeepStrictEqual } from "node:util";
 import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { MessageStatus } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
@@ -34,6 +35,26 @@ export async function allocateSeq(
   return Number(row.seq);
 }
 
+/**
+ * Whether a stored row is the message being written: the same role and parts. A retried write
+ * (db/retry.ts) can meet its own first attempt, which committed although its answer was lost;
+ * that is success, while the same id with other content stays a conflict. The parts are
+ * compared as JSON, the form they were stored in.
+ */
+export function isSameMessage(row: Pick<Message, "role" | "parts">, message: NewMessage): boolean {
+  return (
+    row.role === message.role &&
+    isDeepStrictEqual(row.parts, JSON.parse(JSON.stringify(message.parts)) as unknown)
+  );
+}
+
+/** Thrown out of the transaction to roll back its seq allocation and answer the stored row. */
+class AlreadyStored extends Error {
+  constructor(readonly row: Message) {
+    super("the message is already stored");
+  }
+}
+
 export async function appendMessage({
   userId,
   threadId,
@@ -45,27 +66,38 @@ export async function appendMessage({
   sessionId: string;
   message: NewMessage;
 }): Promise<Message> {
-  return getDb().transaction(async (tx) => {
-    const seq = await allocateSeq(tx, { userId, threadId });
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        threadId,
-        id: message.id,
-        sessionId,
-        seq,
-        role: message.role,
-        parts: message.parts,
-        status: message.status,
-        model: message.model ?? null,
-        usage: message.usage ?? null,
-        tokenCount: message.tokenCount ?? 0,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new BatonError("conflict:message", "A message with this id already exists.");
-    return row;
-  });
+  try {
+    return await getDb().transaction(async (tx) => {
+      const seq = await allocateSeq(tx, { userId, threadId });
+      const [row] = await tx
+        .insert(messages)
+        .values({
+          threadId,
+          id: message.id,
+          sessionId,
+          seq,
+          role: message.role,
+          parts: message.parts,
+          status: message.status,
+          model: message.model ?? null,
+          usage: message.usage ?? null,
+          tokenCount: message.tokenCount ?? 0,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (row) return row;
+      // allocateSeq proved the thread is this user's, so the row with this id is too.
+      const [stored] = await tx
+        .select()
+        .from(messages)
+        .where(and(eq(messages.threadId, threadId), eq(messages.id, message.id)));
+      if (stored && isSameMessage(stored, message)) throw new AlreadyStored(stored);
+      throw new BatonError("conflict:message", "A message with this id already exists.");
+    });
+  } catch (error) {
+    if (error instanceof AlreadyStored) return error.row;
+    throw error;
+  }
 }
 
 export async function updateMessage({

@@ -13,6 +13,7 @@ import {
   threads,
 } from "../schema";
 import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoffs";
+import { instanceIsLive } from "./instances";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */
 export const RESET_LEASE_MS = 2 * 60 * 1000;
@@ -22,21 +23,26 @@ export type LeaseResult =
   | { kind: "committed"; reset: ThreadReset }
   | { kind: "busy"; reset: ThreadReset };
 
+/** What a reset whose server died is recorded as (never half-committed: its commit is one transaction). */
+export const INTERRUPTED_RESET = "interrupted: the server running the reset stopped";
+
 /**
- * Takes the (thread, fromSession) reset lease. A committed reset is returned as such (retries
- * and duplicates find the session it made); a live lease held by someone else is `busy`; an
- * expired, cancelled or failed one is taken over.
+ * Takes the (thread, fromSession) reset lease for `instanceId`. A committed reset is returned as
+ * such (retries and duplicates find the session it made); a live lease held by someone else is
+ * `busy`; an expired, cancelled or failed one, or one whose instance is gone, is taken over.
  */
 export async function acquireResetLease({
   userId,
   threadId,
   fromSession,
   trigger,
+  instanceId,
 }: {
   userId: string;
   threadId: string;
   fromSession: number;
   trigger: SessionTrigger;
+  instanceId: string;
 }): Promise<LeaseResult | null> {
   const db = getDb();
   return db.transaction(async (tx) => {
@@ -48,18 +54,26 @@ export async function acquireResetLease({
     const expires = new Date(Date.now() + RESET_LEASE_MS);
     const [inserted] = await tx
       .insert(threadResets)
-      .values({ threadId, fromSession, trigger, state: "running", leaseExpiresAt: expires })
+      .values({
+        threadId,
+        fromSession,
+        trigger,
+        state: "running",
+        leaseExpiresAt: expires,
+        instanceId,
+      })
       .onConflictDoNothing()
       .returning();
     if (inserted) return { kind: "acquired", reset: inserted };
-    const [existing] = await tx
-      .select()
+    const [locked] = await tx
+      .select({ reset: threadResets, live: instanceIsLive(threadResets.instanceId) })
       .from(threadResets)
       .where(and(eq(threadResets.threadId, threadId), eq(threadResets.fromSession, fromSession)))
       .for("update");
-    if (!existing) throw new Error("reset row vanished while locked");
+    if (!locked) throw new Error("reset row vanished while locked");
+    const existing = locked.reset;
     if (existing.state === "committed") return { kind: "committed", reset: existing };
-    if (existing.state === "running" && existing.leaseExpiresAt > new Date()) {
+    if (existing.state === "running" && existing.leaseExpiresAt > new Date() && locked.live) {
       return { kind: "busy", reset: existing };
     }
     const [taken] = await tx
@@ -68,6 +82,7 @@ export async function acquireResetLease({
         state: "running",
         trigger,
         leaseExpiresAt: expires,
+        instanceId,
         reason: null,
         updatedAt: new Date(),
       })
@@ -87,8 +102,24 @@ export async function getReset({
   threadId: string;
   fromSession: number;
 }): Promise<ThreadReset | null> {
+  return (await getResetLiveness({ userId, threadId, fromSession }))?.reset ?? null;
+}
+
+/** The reset and whether it is still in flight: running, unexpired, its instance alive. */
+export async function getResetLiveness({
+  userId,
+  threadId,
+  fromSession,
+}: {
+  userId: string;
+  threadId: string;
+  fromSession: number;
+}): Promise<{ reset: ThreadReset; inFlight: boolean } | null> {
   const [row] = await getDb()
-    .select({ reset: threadResets })
+    .select({
+      reset: threadResets,
+      inFlight: sql<boolean>`(${threadResets.state} = 'running' and ${threadResets.leaseExpiresAt} > now() and ${instanceIsLive(threadResets.instanceId)})`,
+    })
     .from(threadResets)
     .innerJoin(threads, eq(threads.id, threadResets.threadId))
     .where(
@@ -98,7 +129,18 @@ export async function getReset({
         eq(threads.userId, userId),
       ),
     );
-  return row?.reset ?? null;
+  return row ? { reset: row.reset, inFlight: Boolean(row.inFlight) } : null;
+}
+
+/** Records every running reset whose instance is gone as failed: interrupted. */
+export async function releaseDeadResets(): Promise<ThreadReset[]> {
+  return getDb()
+    .update(threadResets)
+    .set({ state: "failed", reason: INTERRUPTED_RESET, updatedAt: new Date() })
+    .where(
+      and(eq(threadResets.state, "running"), sql`not ${instanceIsLive(threadResets.instanceId)}`),
+    )
+    .returning();
 }
 
 /** The thread's reset in flight (running, lease unexpired), if any. */
@@ -119,6 +161,7 @@ export async function getActiveReset({
         eq(threads.userId, userId),
         eq(threadResets.state, "running"),
         sql`${threadResets.leaseExpiresAt} > now()`,
+        instanceIsLive(threadResets.instanceId),
       ),
     )
     .limit(1);
@@ -199,6 +242,8 @@ export interface CommitResetInput {
   handoff: Omit<HandoffWrite, "ownerId" | "key" | "revision" | "threadId" | "sessionNumber">;
   /** Seq of the message that triggered the reset; it and every later message of session N move. */
   moveFromSeq: number | null;
+  /** The instance that took the lease: a lease taken over meanwhile is no longer ours. */
+  instanceId: string;
 }
 
 export type CommitResetResult =
@@ -233,7 +278,7 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       .where(and(eq(threadResets.threadId, threadId), eq(threadResets.fromSession, from.number)))
       .for("update");
     if (!reset) throw new Error("reset row missing at commit");
-    if (reset.state !== "running") {
+    if (reset.state !== "running" || reset.instanceId !== input.instanceId) {
       return { outcome: reset.state === "cancelled" ? "cancelled" : "not_running", reset };
     }
 

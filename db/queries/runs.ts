@@ -37,6 +37,25 @@ export async function startRun({
   return row;
 }
 
+/** Where a claimed run starts: the session its request is answered in (before any step). */
+export async function placeRunStart({
+  runId,
+  sessionId,
+}: {
+  runId: string;
+  sessionId: string;
+}): Promise<void> {
+  await getDb()
+    .update(runs)
+    .set({
+      firstSessionId: sessionId,
+      lastSessionId: sessionId,
+      sessionIds: [sessionId],
+      updatedAt: new Date(),
+    })
+    .where(and(eq(runs.id, runId), eq(runs.stepCount, 0)));
+}
+
 /** After a step or a session change: the step count, the session now running, its message. */
 export async function recordRunProgress({
   userId,
@@ -142,11 +161,14 @@ export async function claimAwaitingRun({
   userId,
   threadId,
   runId,
+  instanceId,
   settle,
 }: {
   userId: string;
   threadId: string;
   runId: string;
+  /** The instance that goes on with the run (its server may differ from the one that parked it). */
+  instanceId: string;
   settle: (message: Message) => ApprovalSettlement;
 }): Promise<ClaimResult> {
   return getDb().transaction(async (tx) => {
@@ -176,7 +198,7 @@ export async function claimAwaitingRun({
     }
     const [running] = await tx
       .update(runs)
-      .set({ status: "running", updatedAt: new Date() })
+      .set({ status: "running", instanceId, updatedAt: new Date() })
       .where(eq(runs.id, run.id))
       .returning();
     return { claimed: true, run: running ?? run, message: updated ?? message };

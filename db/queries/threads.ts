@@ -9,7 +9,7 @@ import {
   type Thread,
   threads,
 } from "../schema";
-import type { NewMessage } from "./messages";
+import { isSameMessage, type NewMessage } from "./messages";
 
 export interface ThreadCursor {
   updatedAt: string;
@@ -98,7 +98,9 @@ export async function ensureThread({
 
 /**
  * A new thread, its session 1 and its first message in one transaction, so a request that fails
- * never leaves an empty thread behind. Null when the id is taken (by this user or another).
+ * never leaves an empty thread behind. Null when the id is taken (by this user or another) —
+ * unless it was taken by this very write: a retried transaction (db/retry.ts) whose first
+ * attempt committed finds this user's thread holding the same message, and answers what it stored.
  */
 export async function createThreadWithMessage({
   userId,
@@ -127,7 +129,22 @@ export async function createThreadWithMessage({
       })
       .onConflictDoNothing({ target: threads.id })
       .returning();
-    if (!thread) return null;
+    if (!thread) {
+      const [earlier] = await tx
+        .select({ thread: threads, session: sessions, message: messages })
+        .from(messages)
+        .innerJoin(threads, eq(threads.id, messages.threadId))
+        .innerJoin(sessions, eq(sessions.id, messages.sessionId))
+        .where(
+          and(
+            eq(messages.threadId, threadId),
+            eq(messages.id, message.id),
+            eq(messages.seq, 1),
+            eq(threads.userId, userId),
+          ),
+        );
+      return earlier && isSameMessage(earlier.message, message) ? earlier : null;
+    }
     const [session] = await tx
       .insert(sessions)
       .values({ threadId, number: 1, model, trigger: "initial" })

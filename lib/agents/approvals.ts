@@ -9,6 +9,7 @@ import { getCurrentSession } from "@/db/queries/sessions";
 import type { Message, Run } from "@/db/schema";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { BatonError } from "@/lib/errors";
+import { currentInstance } from "@/lib/runtime/instance";
 import {
   type ApprovalAnswer,
   answerApprovals,
@@ -61,6 +62,7 @@ export async function claimApprovals({
     userId,
     threadId,
     runId: run.id,
+    instanceId: await currentInstance(),
     settle: (message) => {
       if (message.sessionId !== session.id) {
         throw new BatonError(

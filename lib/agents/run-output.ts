@@ -15,10 +15,12 @@ class MessageRecorder {
   private closed = false;
   private readonly result: Promise<ChatMessage>;
   private latest: ChatMessage | null = null;
+  private readonly initial: ChatMessage;
 
   constructor(start: ChatMessage) {
     // The reader mutates the message it continues; keep the caller's copy intact.
     const initial = structuredClone(start);
+    this.initial = initial;
     const stream = new ReadableStream<Chunk>({
       start: (controller) => {
         this.controller = controller;
@@ -34,6 +36,11 @@ class MessageRecorder {
       }
       return this.latest ?? initial;
     })();
+  }
+
+  /** The message as recorded so far (what the client has been shown). */
+  peek(): ChatMessage {
+    return this.latest ?? this.initial;
   }
 
   push(chunk: Chunk) {
@@ -105,6 +112,11 @@ export class RunOutput {
     const current = await recorder.finish();
     this.recorder = new MessageRecorder(next);
     return current;
+  }
+
+  /** The message being recorded, as far as it got (for saving while it streams). */
+  peek(): ChatMessage | null {
+    return this.recorder?.peek() ?? null;
   }
 
   /** A chunk for the client only, for a change already applied to the recorded message. */

@@ -11,8 +11,9 @@ import {
   type ToolSet,
   type UIMessageStreamWriter,
 } from "ai";
-import { appendMessage, updateMessage } from "@/db/queries/messages";
-import { finishRun, recordRunProgress, startRun } from "@/db/queries/runs";
+import { updateMessage } from "@/db/queries/messages";
+import { appendMessageAfter } from "@/db/queries/placement";
+import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
@@ -23,10 +24,13 @@ import { messageTokenCount } from "@/lib/context/message-tokens";
 import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
 import { BatonError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import type { Profile } from "./profiles";
+import { recoveryOf } from "./recovery-registry";
 import { builtinToolTokens, type RunScope, type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { resetBetweenSteps } from "./run-reset";
+import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
 import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
 import { createBuiltinTools } from "./tools";
@@ -48,8 +52,21 @@ export interface RunRequest {
   session: ChatSession;
   /** The request was stored as queued behind another request's reset of `session`. */
   queued: boolean;
-  /** An approval answer: the run goes on in its stored message with these calls approved. */
-  resume?: { run: Run; message: Message; approvedCallIds: ReadonlySet<string> };
+  /**
+   * The run goes on in its stored message: an approval answer (these calls approved), or a
+   * Continue of a reply its server was interrupted in (`continue`; the message's unfinished
+   * calls already settled).
+   */
+  resume?: {
+    run: Run;
+    message: Message;
+    approvedCallIds: ReadonlySet<string>;
+    mode?: "approval" | "continue";
+  };
+  /** The run row that claimed the request (a new run; absent only when resuming). */
+  claimed?: Run;
+  /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
+  recovering?: boolean;
 }
 
 /** A new session reaching the threshold within this many of its steps stops the run. */
@@ -73,7 +90,7 @@ export function streamRun(input: RunRequest): Response {
       await new RunLoop(input, writer).run();
     },
     onError: (error) => {
-      console.error("[baton] run failed", error);
+      log.error("run failed", error);
       return error instanceof BatonError ? error.message : "The model failed to answer. Try again.";
     },
   });
@@ -101,6 +118,7 @@ class RunLoop {
   private continued = false;
   private answering: string[] = [];
   private metadata: MessageMetadata | null = null;
+  private readonly saver: ReplySaver;
 
   constructor(
     private readonly input: RunRequest,
@@ -118,6 +136,9 @@ class RunLoop {
       : { id: crypto.randomUUID(), role: "assistant", parts: [] };
     this.out = new RunOutput(writer, initial);
     this.liveId = initial.id;
+    this.saver = new ReplySaver({ userId: input.actor.id, threadId: input.threadId }, () =>
+      this.out.peek(),
+    );
   }
 
   async run(): Promise<void> {
@@ -127,8 +148,18 @@ class RunLoop {
       messageMetadata: { model: this.input.modelId },
     });
     let end: LegEnd = "failed";
+    const saving = setInterval(() => this.saver.tick(), SAVE_INTERVAL_MS);
     try {
       let view = this.input.resume ? await this.resumeRun() : await this.startRun();
+      if (this.input.resume?.mode === "continue" && this.wantsReset(view.context)) {
+        // Continuing a run that died at the threshold: reset first, as it was about to.
+        const next = await this.resetBetweenSteps({
+          end: "threshold",
+          steps: 0,
+          reading: view.context,
+        });
+        if (next !== "approval") view = next;
+      }
       for (;;) {
         const leg = await this.streamLeg(view);
         end = leg.end;
@@ -154,13 +185,19 @@ class RunLoop {
       if (recorded) await this.storeMessage(recorded, "error").catch(() => undefined);
       await this.endRun("failed", "error").catch(() => undefined);
       throw error;
+    } finally {
+      clearInterval(saving);
     }
   }
 
   // ── entering the run ──
 
   private async startRun(): Promise<SessionView> {
-    const { request } = this.input;
+    const { request, claimed } = this.input;
+    if (!claimed) throw new Error("a new run needs the run row that claimed its request");
+    this.runRow = claimed;
+    // Messages a recovering server is answering come first: this one is answered after them.
+    if (!this.input.recovering) await recoveryOf(this.scope.threadId);
     const entered = await enterSession(this.scope, this.out, {
       request,
       session: this.session,
@@ -182,12 +219,7 @@ class RunLoop {
     );
     this.session = prepared.session;
     this.enteredByReset = prepared.reset;
-    this.runRow = await startRun({
-      userId: this.scope.userId,
-      threadId: this.scope.threadId,
-      sessionId: this.session.id,
-      maxSteps: this.input.profile.maxSteps,
-    });
+    await placeRunStart({ runId: claimed.id, sessionId: this.session.id });
     await this.openMessage();
     return prepared.view;
   }
@@ -204,6 +236,20 @@ class RunLoop {
       type: "message-metadata",
       messageMetadata: { ...this.metadata, status: "partial" },
     });
+    if (resume.mode === "continue") {
+      if (resume.message.sessionId !== this.session.id) {
+        // It died after a reset committed: what follows goes into the new session.
+        await this.storeMessage(
+          await this.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),
+          "complete",
+        );
+        this.continued = true;
+        this.out.writeSession(this.session);
+        await this.openMessage();
+      } else {
+        this.saver.open(resume.message.id, resume.message.parts);
+      }
+    }
     return this.view(this.session);
   }
 
@@ -211,13 +257,16 @@ class RunLoop {
   private async openMessage(): Promise<void> {
     const isFirst = this.message === null;
     const id = isFirst ? this.liveId : crypto.randomUUID();
-    const stored = await appendMessage({
+    const stored = await appendMessageAfter({
       userId: this.scope.userId,
       threadId: this.scope.threadId,
       sessionId: this.session.id,
+      // Directly under the question, or under this run's previous message.
+      anchorId: this.message?.id ?? this.input.request.id,
       message: { id, role: "assistant", parts: [], status: "partial", model: this.input.modelId },
     });
     this.message = stored;
+    this.saver.open(stored.id);
     if (isFirst) {
       this.setMetadata(stored);
       this.writer.write({
@@ -327,17 +376,20 @@ class RunLoop {
   }
 
   private async storeMessage(message: ChatMessage, status: MessageStatus): Promise<void> {
-    if (!this.message) return;
-    await updateMessage({
-      userId: this.scope.userId,
-      threadId: this.scope.threadId,
-      id: this.message.id,
-      patch: {
-        parts: message.parts,
-        status,
-        tokenCount: messageTokenCount(message.parts, this.input.modelId),
-      },
-    });
+    const stored = this.message;
+    if (!stored) return;
+    await this.saver.seal(() =>
+      updateMessage({
+        userId: this.scope.userId,
+        threadId: this.scope.threadId,
+        id: stored.id,
+        patch: {
+          parts: message.parts,
+          status,
+          tokenCount: messageTokenCount(message.parts, this.input.modelId),
+        },
+      }),
+    );
   }
 
   private async recordProgress(): Promise<void> {

@@ -128,3 +128,28 @@ export function approvalOutcomes(parts: readonly unknown[]): Map<string, string>
 export function hasToolParts(parts: readonly Part[] | readonly unknown[]): boolean {
   return parts.some((p) => asToolPart(p) !== null);
 }
+
+/** What a call reads as its result when its server stopped before the result was recorded. */
+export const INTERRUPTED_CALL =
+  "Interrupted: the server stopped before this call's result was recorded, so it is not known whether it ran. It was not run again; call it again if it is still needed (a call that needs approval is asked again).";
+
+/**
+ * A reply cut off by a dead server: calls with no recorded result (being written, issued, or
+ * approved but not yet run) end as errors, so a resumed run never re-runs an effectful call it
+ * cannot know the outcome of.
+ */
+export function settleInterruptedCalls(parts: readonly unknown[]): unknown[] {
+  return parts.map((raw) => {
+    const part = asToolPart(raw);
+    if (!part) return raw;
+    if (!["input-streaming", "input-available", "approval-responded"].includes(part.state)) {
+      return raw;
+    }
+    return {
+      ...(raw as object),
+      state: "output-error",
+      input: (raw as { input?: unknown }).input ?? {},
+      errorText: INTERRUPTED_CALL,
+    };
+  });
+}

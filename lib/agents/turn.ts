@@ -5,6 +5,7 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { listSessionMessages } from "@/db/queries/messages";
 import { getActiveReset } from "@/db/queries/resets";
+import { claimRequest } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, getThread, updateThread } from "@/db/queries/threads";
 import type { Message } from "@/db/schema";
@@ -14,8 +15,11 @@ import { approvalReplyOf } from "@/lib/chat/approval-request";
 import { type ChatRequest, messageText, titleFromMessage } from "@/lib/chat/request";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { BatonError } from "@/lib/errors";
+import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
+import { claimContinue } from "./continue";
 import { resolveProfile } from "./profiles";
+import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
 
@@ -49,6 +53,9 @@ export async function runChatTurn({
 }): Promise<Response> {
   const threadId = request.id;
   const existing = await getThread({ userId: actor.id, threadId });
+  // Writing to a thread takes over what a dead server left in it; this request's own run waits
+  // for those answers first (see RunLoop.startRun).
+  if (existing) recoverThreadSoon(actor.id, threadId);
   const modelId = resolveModel(request.model, existing?.model);
   const model = (deps.languageModel ?? ((id: string) => getLanguageModel(id)))(modelId);
   const approval =
@@ -90,6 +97,23 @@ export async function runChatTurn({
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   const base = { actor, threadId, profile, modelId, model, signal, session };
 
+  const instanceId = await currentInstance();
+  if (request.trigger === "continue-message") {
+    const resumed = await claimContinue({
+      userId: actor.id,
+      threadId,
+      messageId: request.messageId,
+      modelId,
+      instanceId,
+    });
+    return streamRun({
+      ...base,
+      request: resumed.request,
+      queued: false,
+      resume: { ...resumed, approvedCallIds: new Set(), mode: "continue" },
+    });
+  }
+
   if (approval) {
     const claimed = await claimApprovals({ userId: actor.id, threadId, modelId, reply: approval });
     const history = await listSessionMessages({
@@ -115,5 +139,16 @@ export async function runChatTurn({
       modelId,
       queued,
     ));
-  return streamRun({ ...base, request: request_, queued });
+  // The run claims its request, so a recovering server never answers it a second time.
+  const claimed = await claimRequest({
+    userId: actor.id,
+    threadId,
+    requestId: request_.id,
+    maxSteps: profile.maxSteps,
+    instanceId,
+  });
+  if (!claimed) {
+    throw new BatonError("conflict:message", "This message is already being answered.");
+  }
+  return streamRun({ ...base, request: request_, queued, claimed });
 }

@@ -15,6 +15,7 @@ import type {
 } from "@ai-sdk/provider";
 import { serverEnv } from "@/lib/env";
 import { decideToolStep } from "./offline-agent";
+import { continuationOf, remainderAfter } from "./offline-continue";
 import {
   OFFLINE_COMPACT_MARKER,
   readPrompt,
@@ -76,6 +77,12 @@ function composeAnswer(options: LanguageModelV3CallOptions): Answer {
     const requestEnd = prompt.slice(0, start).findLastIndex((m) => m.role === "user");
     const work = readWorkFacts(prompt, requestEnd, knowledge.carried);
     return { kind: "json", text: JSON.stringify(buildArtifact(knowledge, work)) };
+  }
+  const cut = continuationOf(prompt);
+  if (cut) {
+    const full = composeAnswer({ ...options, prompt: cut.prompt });
+    if (full.kind !== "reply") return full;
+    return { kind: "reply", text: remainderAfter(full.text, cut.prefix) || "." };
   }
   const reading = readPrompt(prompt);
   if (wantsCompaction(prompt)) return { kind: "summary", text: renderSummary(reading.knowledge) };

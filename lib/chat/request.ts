@@ -34,6 +34,13 @@ export const chatRequestSchema = z.discriminatedUnion("trigger", [
     model: z.string().min(1).max(200).optional(),
   }),
   z.object({
+    // Continue an interrupted reply (cut off by a server crash) where it stopped.
+    trigger: z.literal("continue-message"),
+    id: z.uuid(),
+    messageId: messageIdSchema,
+    model: z.string().min(1).max(200).optional(),
+  }),
+  z.object({
     trigger: z.literal("regenerate-message"),
     id: z.uuid(),
     messageId: messageIdSchema.optional(),

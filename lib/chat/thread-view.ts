@@ -7,6 +7,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
+import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { toChatMessage } from "./stored-message";
@@ -25,6 +26,12 @@ export interface ThreadView {
   newerCursor: number | null;
   /** The current session's utilization, so the context meter is never blank after a reload. */
   context: ContextPart | null;
+  /**
+   * Ids of user messages the server is still answering on its own (queued behind a reset, or
+   * orphaned by a server that died and being answered on recovery). The page shows them as
+   * "answering…" and polls until the list is empty.
+   */
+  answering: string[];
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -56,6 +63,10 @@ export async function loadThreadView({
 }): Promise<ThreadView | null> {
   const thread = await getThread({ userId, threadId });
   if (!thread) return null;
+  // Opening a thread takes over what a dead server left in it (answered in the background).
+  if (withContext && beforeSeq === undefined && fromSeq === undefined) {
+    recoverThreadSoon(userId, threadId);
+  }
   const [sessions, page, profile] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
@@ -98,7 +109,24 @@ export async function loadThreadView({
     newerCursor:
       fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,
     context,
+    answering: fromSeq === undefined ? unansweredAtEnd(page.messages) : [],
   };
+}
+
+/**
+ * The user messages at the end of the newest page with no reply under them yet: queued ones, and
+ * those whose reply the server has not started (a recovering server answers them in seq order).
+ */
+export function unansweredAtEnd(rows: readonly { id: string; role: string; seq: number }[]) {
+  const ids: string[] = [];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i];
+    if (row?.role !== "user") break;
+    ids.unshift(row.id);
+  }
+  // Only the trailing run of user messages counts: an earlier one's answer may sit further down
+  // when several were queued, so a gap mid-page is not evidence of a missing reply.
+  return ids;
 }
 
 async function olderCursorOf({

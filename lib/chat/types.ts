@@ -4,7 +4,11 @@
 import type { UIMessage } from "ai";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 
-export type MessageStatus = "complete" | "partial" | "queued" | "error";
+/**
+ * `partial`: streaming, or stopped by the user. `interrupted`: cut off by a server that died
+ * while streaming it (what was streamed is kept; the user may Continue or Regenerate).
+ */
+export type MessageStatus = "complete" | "partial" | "queued" | "error" | "interrupted";
 export type SessionTrigger = "initial" | "threshold" | "manual" | "agent_handoff" | "continuation";
 export type ContextStrategy = "reset" | "compact" | "off";
 

@@ -9,7 +9,7 @@ import {
   acquireResetLease,
   commitReset,
   finishResetWithoutCommit,
-  getReset,
+  getResetLiveness,
   getSessionById,
 } from "@/db/queries/resets";
 import { settleAwaitingRuns } from "@/db/queries/runs";
@@ -30,6 +30,7 @@ import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { trimArtifactToFit } from "@/lib/handoff/trim";
+import { currentInstance } from "@/lib/runtime/instance";
 import { writeHandoffArtifact } from "./handoff-writer";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
 import { messageTokenCount } from "./message-tokens";
@@ -101,11 +102,13 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
   const base = { oldSessionId: from.id, threshold: profile.resetThreshold };
   emit({ event: "reset_starting", ...base, utilization: input.utilization });
 
+  const instanceId = await currentInstance();
   const lease = await acquireResetLease({
     userId,
     threadId,
     fromSession: from.number,
     trigger: input.trigger,
+    instanceId,
   });
   if (!lease) return { kind: "failed", reason: "Thread not found." };
   if (lease.kind === "committed") {
@@ -182,6 +185,7 @@ export async function performReset(input: ResetInput): Promise<ResetOutcome> {
       model: input.modelId,
       profile: profile.id,
       moveFromSeq: input.moveFromSeq,
+      instanceId,
       handoff: {
         artifact,
         markdown,
@@ -279,7 +283,10 @@ function estimatePromptTokens(
   return estimateTokens(system, modelId);
 }
 
-/** Waits for another request's reset to end (committed, cancelled, failed, or lease expiry). */
+/**
+ * Waits for another request's reset to end: committed, cancelled, failed, its lease expired, or
+ * its server gone (a crashed reset never holds a queued message longer than the stale limit).
+ */
 export async function waitForReset({
   userId,
   threadId,
@@ -292,9 +299,9 @@ export async function waitForReset({
   pollMs?: number;
 }): Promise<ThreadReset | null> {
   for (;;) {
-    const reset = await getReset({ userId, threadId, fromSession });
-    if (!reset) return null;
-    if (reset.state !== "running" || reset.leaseExpiresAt <= new Date()) return reset;
+    const found = await getResetLiveness({ userId, threadId, fromSession });
+    if (!found) return null;
+    if (!found.inFlight) return found.reset;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

@@ -4,6 +4,7 @@
 // error map. A handler holds only its own logic, and a route cannot forget a check. See
 // docs/security.md.
 import { z } from "zod";
+import { databaseUnavailableCode } from "@/db/retry";
 import { type Actor, requireActor } from "@/lib/auth/server";
 import { BatonError, errorResponse, type FieldErrors, fieldErrorsOf } from "@/lib/errors";
 import {
@@ -124,6 +125,20 @@ function parseWith<S extends Schema | undefined>(
   return parsed.data as Out<S>;
 }
 
+/**
+ * A database still unreachable after the one retry on a fresh connection (db/retry.ts) is a 503
+ * the caller can retry, not a 500; nothing of the failed query (its SQL or values) is logged.
+ */
+function databaseUnavailable(error: unknown): BatonError | null {
+  if (error instanceof BatonError || !databaseUnavailableCode(error)) return null;
+  return new BatonError(
+    "unavailable:database",
+    "The database is unavailable right now. Try again in a few seconds.",
+    undefined,
+    { "Retry-After": "2" },
+  );
+}
+
 function invalid(fields: Record<string, string[]>): BatonError {
   return new BatonError("bad_request:body", "The request is invalid.", fields);
 }
@@ -183,7 +198,7 @@ export function route<
       }
       return response;
     } catch (error) {
-      const response = errorResponse(error);
+      const response = errorResponse(databaseUnavailable(error) ?? error);
       if (response.status === 401 && options.authChallenge) {
         response.headers.set("www-authenticate", options.authChallenge);
       }

@@ -349,12 +349,12 @@ describe("redaction everywhere", () => {
         place,
       ).toEqual([]);
     }
-    // The reset's handoff keeps each look-alike's first line (a `remember` fact is one line).
-    const resetTexts = strings(resetRecord);
-    const alteredByReset = LOOKALIKE_CASES.filter(
-      (c) => !resetTexts.some((t) => t.includes(c.text.split("\n")[0] ?? c.text)),
+    // The reset's handoff may trim facts to fit the new session; nothing in it is masked.
+    expect(resetRecord.length).toBeGreaterThan(0);
+    expect(strings(resetRecord).filter((t) => t.includes("[REDACTED:"))).toEqual([]);
+    expect(resetRecord.map((row) => (row as { redactions: unknown }).redactions)).toEqual(
+      resetRecord.map(() => []),
     );
-    expect(alteredByReset.map((c) => c.name)).toEqual([]);
     for (const record of [restRecord, mcpRecord]) {
       expect(record.body.redactions).toEqual([]);
     }

@@ -25,6 +25,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialSessions={view.sessions}
       initialContext={view.context}
       olderCursor={view.olderCursor}
+      initialAnswering={view.answering}
       models={models}
       initialModel={model}
       maxMessageChars={maxMessageChars}

@@ -1,0 +1,73 @@
+"use client";
+// The chat view's header — model, manual reset, Files and Share — and the offline-model notice
+// below it.
+import { Button } from "@/components/ui/button";
+import { type ModelOption, ModelSelect } from "./model-select";
+import { SharePanel } from "./share-panel";
+
+export function ChatHeader({
+  threadId,
+  models,
+  model,
+  onModelChange,
+  busy,
+  threadExists,
+  resetDisabled,
+  onReset,
+  filesOpen,
+  filesPanelId,
+  onToggleFiles,
+}: {
+  threadId: string;
+  models: ModelOption[];
+  model: string;
+  onModelChange: (model: string) => void;
+  busy: boolean;
+  threadExists: boolean;
+  resetDisabled: boolean;
+  onReset: () => void;
+  filesOpen: boolean;
+  filesPanelId: string;
+  onToggleFiles: () => void;
+}) {
+  const offline = models.find((m) => m.id === model)?.offline ?? false;
+  return (
+    <>
+      {/* On narrow screens the sidebar's menu button sits over the header's left edge. */}
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-4 pl-14 md:pl-4 dark:border-zinc-800">
+        <ModelSelect models={models} value={model} onChange={onModelChange} disabled={busy} />
+        <div className="flex items-center gap-2">
+          <Button
+            variant="secondary"
+            disabled={resetDisabled}
+            onClick={onReset}
+            title="Write a handoff now and continue in a fresh session"
+          >
+            New session with handoff
+          </Button>
+          <Button
+            variant="secondary"
+            aria-expanded={filesOpen}
+            aria-controls={filesPanelId}
+            className={filesOpen ? "bg-zinc-100! dark:bg-zinc-800!" : ""}
+            disabled={!threadExists}
+            onClick={onToggleFiles}
+          >
+            Files
+          </Button>
+          <SharePanel threadId={threadId} disabled={!threadExists} />
+        </div>
+      </header>
+      {offline ? (
+        <div
+          className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
+          data-testid="offline-notice"
+        >
+          You are chatting with <strong>baton/local</strong>, an offline demo model with no AI
+          behind it. To connect a real model, set <code>OPENAI_API_KEY</code>,{" "}
+          <code>ANTHROPIC_API_KEY</code> or <code>OPENAI_COMPATIBLE_BASE_URL</code> and restart.
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "../client";
+import { messages, threads } from "../schema";
+
+/**
+ * A streaming reply's parts so far. Only while the row is still `partial`: a save that arrives
+ * after the final store (or after recovery marked the row) changes nothing.
+ */
+export async function savePartialParts({
+  userId,
+  threadId,
+  id,
+  parts,
+}: {
+  userId: string;
+  threadId: string;
+  id: string;
+  parts: unknown[];
+}): Promise<void> {
+  await getDb()
+    .update(messages)
+    .set({ parts, updatedAt: new Date() })
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        eq(messages.id, id),
+        eq(messages.status, "partial"),
+        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
+      ),
+    );
+}
+
+/** Drops an assistant row a dead run left empty (its request is then answered afresh). */
+export async function deleteEmptyReply({
+  threadId,
+  id,
+}: {
+  threadId: string;
+  id: string;
+}): Promise<void> {
+  await getDb()
+    .delete(messages)
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        eq(messages.id, id),
+        eq(messages.role, "assistant"),
+        sql`jsonb_array_length(${messages.parts}) = 0`,
+      ),
+    );
+}

@@ -1,0 +1,246 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { getDb } from "../client";
+import { type Message, messages, type Run, runs, threadResets, threads } from "../schema";
+import { instanceIsLive } from "./instances";
+
+// Claims: a user message is answered by exactly one run. A run that answers it (running on a
+// live instance, or parked on an approval) claims it; a new claim is refused while such a run
+// exists. Claims lock the message row, so two servers recovering the same message never both win.
+
+type Tx = Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0];
+
+/** A run that still answers its request: running on a live instance, or waiting for the user. */
+const answersLive = or(
+  eq(runs.status, "awaiting_approval"),
+  and(eq(runs.status, "running"), instanceIsLive(runs.instanceId)),
+);
+
+/** After this many interrupted runs of one message, recovery stops retrying it. */
+export const MAX_RECOVERY_ATTEMPTS = 3;
+
+async function hasLiveRun(tx: Tx, threadId: string, messageId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.threadId, threadId), eq(runs.requestMessageId, messageId), answersLive))
+    .limit(1);
+  return row !== undefined;
+}
+
+function insertRun(
+  tx: Tx,
+  input: {
+    userId: string;
+    threadId: string;
+    request: Message;
+    maxSteps: number;
+    instanceId: string;
+  },
+) {
+  return tx
+    .insert(runs)
+    .values({
+      threadId: input.threadId,
+      userId: input.userId,
+      maxSteps: input.maxSteps,
+      firstSessionId: input.request.sessionId,
+      lastSessionId: input.request.sessionId,
+      sessionIds: [input.request.sessionId],
+      requestMessageId: input.request.id,
+      instanceId: input.instanceId,
+    })
+    .returning();
+}
+
+/**
+ * A chat request claims the message it answers. Null when a live run already answers it (another
+ * server recovering it, or a duplicate request).
+ */
+export async function claimRequest(input: {
+  userId: string;
+  threadId: string;
+  requestId: string;
+  maxSteps: number;
+  instanceId: string;
+}): Promise<Run | null> {
+  return getDb().transaction(async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.threadId, input.threadId), eq(messages.id, input.requestId)))
+      .for("update");
+    if (!request) return null;
+    if (await hasLiveRun(tx, input.threadId, request.id)) return null;
+    const [run] = await insertRun(tx, { ...input, request });
+    return run ?? null;
+  });
+}
+
+/** Threads that may hold orphans: a run whose instance is gone, a queued message, a last message from the user. */
+export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
+  const db = getDb();
+  const rows = await db.execute(sql`
+    select t.id as "threadId", t.user_id as "userId" from ${threads} t
+    where exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'running'
+                    and not ${instanceIsLive(sql`r.instance_id`)})
+       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
+       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
+                    and m.role = 'user')`);
+  const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
+  return list as { threadId: string; userId: string }[];
+}
+
+/** Running runs of the thread whose instance is gone, claimed for `instanceId` (oldest first). */
+export async function claimDeadRuns(threadId: string, instanceId: string): Promise<Run[]> {
+  return getDb().transaction(async (tx) => {
+    const dead = await tx
+      .select()
+      .from(runs)
+      .where(
+        and(
+          eq(runs.threadId, threadId),
+          eq(runs.status, "running"),
+          sql`not ${instanceIsLive(runs.instanceId)}`,
+        ),
+      )
+      .orderBy(asc(runs.startedAt))
+      .for("update", { skipLocked: true });
+    if (dead.length === 0) return [];
+    return tx
+      .update(runs)
+      .set({ instanceId, updatedAt: new Date() })
+      .where(
+        inArray(
+          runs.id,
+          dead.map((r) => r.id),
+        ),
+      )
+      .returning()
+      .then((rows) => rows.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()));
+  });
+}
+
+export interface OrphanClaim {
+  request: Message;
+  run: Run;
+}
+
+/**
+ * Claims every unanswered user message at the end of the thread, in seq order: queued ones and
+ * those whose turn died. A message is skipped while a live run answers it, while the reset it is
+ * queued behind is still in flight, while it is fresh (`acceptedBefore`: its own request may be
+ * about to claim it), or after MAX_RECOVERY_ATTEMPTS interrupted runs.
+ */
+export async function claimOrphans(input: {
+  userId: string;
+  threadId: string;
+  instanceId: string;
+  maxSteps: number;
+  /** Messages accepted after this are left to the request that accepted them. */
+  acceptedBefore: Date;
+}): Promise<OrphanClaim[]> {
+  const { threadId } = input;
+  return getDb().transaction(async (tx) => {
+    const tail = await tx
+      .select({ id: messages.id, role: messages.role, seq: messages.seq })
+      .from(messages)
+      .where(eq(messages.threadId, threadId))
+      .orderBy(desc(messages.seq))
+      .limit(50);
+    const ids: string[] = [];
+    for (const row of tail) {
+      if (row.role !== "user") break;
+      ids.push(row.id);
+    }
+    if (ids.length === 0) return [];
+    const locked = await tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.threadId, threadId), inArray(messages.id, ids)))
+      .orderBy(asc(messages.seq))
+      .for("update", { skipLocked: true });
+    const claims: OrphanClaim[] = [];
+    for (const request of locked) {
+      if (request.createdAt >= input.acceptedBefore) continue;
+      if (await hasLiveRun(tx, threadId, request.id)) continue;
+      if (request.status === "queued" && (await queuedBehindLiveReset(tx, request))) continue;
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(runs)
+        .where(
+          and(
+            eq(runs.threadId, threadId),
+            eq(runs.requestMessageId, request.id),
+            eq(runs.failureReason, "interrupted"),
+          ),
+        );
+      if (Number(n) >= MAX_RECOVERY_ATTEMPTS) continue;
+      const [run] = await insertRun(tx, { ...input, request });
+      if (run) claims.push({ request, run });
+    }
+    return claims;
+  });
+}
+
+async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean> {
+  const [row] = await tx
+    .select({ threadId: threadResets.threadId })
+    .from(threadResets)
+    .where(
+      and(
+        eq(threadResets.threadId, request.threadId),
+        eq(threadResets.state, "running"),
+        sql`${threadResets.leaseExpiresAt} > now()`,
+        instanceIsLive(threadResets.instanceId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Ends a run that died with its server: `interrupted` keeps it continuable, `failed` does not. */
+export async function endDeadRun(runId: string, status: "interrupted" | "failed"): Promise<void> {
+  await getDb()
+    .update(runs)
+    .set({ status, failureReason: "interrupted", updatedAt: new Date(), endedAt: new Date() })
+    .where(and(eq(runs.id, runId), eq(runs.status, "running")));
+}
+
+/** The interrupted run whose message is `messageId`, claimed (set running) for a Continue. */
+export async function claimInterruptedRun(input: {
+  userId: string;
+  threadId: string;
+  messageId: string;
+  instanceId: string;
+}): Promise<Run | null> {
+  return getDb().transaction(async (tx) => {
+    const [run] = await tx
+      .select()
+      .from(runs)
+      .where(
+        and(
+          eq(runs.threadId, input.threadId),
+          eq(runs.userId, input.userId),
+          eq(runs.messageId, input.messageId),
+          eq(runs.status, "interrupted"),
+        ),
+      )
+      .orderBy(desc(runs.startedAt))
+      .limit(1)
+      .for("update");
+    if (!run) return null;
+    const [claimed] = await tx
+      .update(runs)
+      .set({
+        status: "running",
+        instanceId: input.instanceId,
+        failureReason: null,
+        endedAt: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(runs.id, run.id))
+      .returning();
+    return claimed ?? null;
+  });
+}

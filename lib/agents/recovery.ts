@@ -1,0 +1,242 @@
+// Crash recovery (docs/architecture.md, "Crash recovery"): what a dead server left behind is
+// taken over by a live one — at start-up, when another instance falls silent, and whenever a
+// thread is opened or written to. A dead run's reply is kept: interrupted while it streamed
+// text (the user may Continue), resumed from its last recorded step otherwise. Every user
+// message left without an answer — queued behind a reset that died, or whose turn died — is
+// answered in seq order, each answer directly under its question, claimed once across servers.
+import "server-only";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { DatabaseKind } from "@/db/client";
+import { markSilentInstancesStopped } from "@/db/queries/instances";
+import { getMessage, updateMessage } from "@/db/queries/messages";
+import { deleteEmptyReply } from "@/db/queries/messages-partial";
+import { releaseDeadResets } from "@/db/queries/resets";
+import {
+  claimDeadRuns,
+  claimOrphans,
+  endDeadRun,
+  listRecoveryCandidates,
+} from "@/db/queries/run-claims";
+import { getCurrentSession } from "@/db/queries/sessions";
+import { getThread } from "@/db/queries/threads";
+import type { Message, Run } from "@/db/schema";
+import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
+import { messageTokenCount } from "@/lib/context/message-tokens";
+import { log } from "@/lib/log";
+import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
+import { resolveProfile } from "./profiles";
+import { trackRecovery } from "./recovery-registry";
+import { streamRun } from "./run";
+import { settleInterruptedCalls } from "./tool-parts";
+
+/** A message accepted this recently is left to the request that accepted it. */
+export const ORPHAN_GRACE_MS = 10_000;
+const SWEEP_MS = 5_000;
+
+export interface RecoveryOptions {
+  languageModel?: (modelId: string) => LanguageModelV3;
+  /** Messages accepted before this may be orphans (default: before start-up, or the grace). */
+  acceptedBefore?: Date;
+}
+
+const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
+
+/**
+ * At server start: retire instances that cannot be running, free their resets, and claim the
+ * orphans of every thread that may hold one (answered in the background). Then a sweep every
+ * few seconds frees what an instance that fell silent held.
+ */
+export async function startRecovery(kind: DatabaseKind): Promise<void> {
+  await currentInstance();
+  const retired = await retireDeadInstances(kind);
+  const released = await releaseDeadResets();
+  const candidates = await listRecoveryCandidates();
+  if (retired.length || released.length || candidates.length) {
+    log.info("recovery", {
+      instancesRetired: retired.length,
+      resetsReleased: released.length,
+      threads: candidates.length,
+    });
+  }
+  await Promise.all(candidates.map((c) => recoverThread(c.userId, c.threadId).claimed));
+  holder.batonSweep ??= setInterval(() => {
+    sweep().catch((error) => log.warn("recovery sweep failed", error));
+  }, SWEEP_MS);
+  holder.batonSweep.unref();
+}
+
+async function sweep(): Promise<void> {
+  const silent = await markSilentInstancesStopped();
+  if (silent.length === 0) return;
+  await releaseDeadResets();
+  for (const c of await listRecoveryCandidates()) recoverThread(c.userId, c.threadId);
+}
+
+/** Recovery of one thread, started in the background (opening or writing to a thread). */
+export function recoverThreadSoon(userId: string, threadId: string): void {
+  recoverThread(userId, threadId).done.catch((error) =>
+    log.error("recovery failed", error, { threadId }),
+  );
+}
+
+/**
+ * Recovers one thread: `claimed` resolves once its dead runs and orphans are claimed by this
+ * instance, `done` once they are answered. One recovery per thread at a time in this process.
+ */
+export function recoverThread(
+  userId: string,
+  threadId: string,
+  options: RecoveryOptions = {},
+): { claimed: Promise<void>; done: Promise<void> } {
+  let markClaimed: () => void = () => {};
+  const claimed = new Promise<void>((resolve) => {
+    markClaimed = resolve;
+  });
+  const done = trackRecovery(threadId, async () => {
+    try {
+      await recover(userId, threadId, options, markClaimed);
+    } finally {
+      markClaimed();
+    }
+  });
+  return { claimed: Promise.race([claimed, done.catch(() => undefined)]), done };
+}
+
+async function recover(
+  userId: string,
+  threadId: string,
+  options: RecoveryOptions,
+  markClaimed: () => void,
+): Promise<void> {
+  const instanceId = await currentInstance();
+  const thread = await getThread({ userId, threadId });
+  if (!thread) return;
+  const profile = await resolveProfile({ userId, profileId: thread.profile });
+  const deadRuns = await claimDeadRuns(threadId, instanceId);
+  const resumable: { run: Run; message: Message; request: Message }[] = [];
+  for (const run of deadRuns) {
+    const outcome = await settleDeadRun(userId, threadId, run, thread.model);
+    if (outcome) resumable.push(outcome);
+  }
+  const acceptedBefore =
+    options.acceptedBefore ??
+    new Date(Math.max(instanceStartedAt().getTime(), Date.now() - ORPHAN_GRACE_MS));
+  const orphans = await claimOrphans({
+    userId,
+    threadId,
+    instanceId,
+    maxSteps: profile.maxSteps,
+    acceptedBefore,
+  });
+  markClaimed();
+  if (resumable.length || orphans.length) {
+    log.info("recovering thread", {
+      threadId,
+      resumed: resumable.length,
+      orphans: orphans.length,
+    });
+  }
+  const modelId = listConfiguredModels().some((m) => m.id === thread.model)
+    ? thread.model
+    : defaultModelId();
+  const model = (options.languageModel ?? ((id: string) => getLanguageModel(id)))(modelId);
+  const base = {
+    actor: { id: userId, isAnonymous: false, email: null, name: "" },
+    threadId,
+    profile,
+    modelId,
+    model,
+    signal: new AbortController().signal,
+    queued: false,
+    recovering: true,
+  };
+  for (const item of resumable) {
+    const session = await getCurrentSession({ userId, threadId });
+    if (!session) return;
+    await drain(
+      streamRun({
+        ...base,
+        session,
+        request: item.request,
+        resume: {
+          run: item.run,
+          message: item.message,
+          approvedCallIds: new Set(),
+          mode: "continue",
+        },
+      }),
+    );
+  }
+  for (const { request, run } of orphans) {
+    const session = await getCurrentSession({ userId, threadId });
+    if (!session) return;
+    // A queued message's reset died with its server: it is answered now, like any other.
+    const placed =
+      request.status === "queued"
+        ? ((await updateMessage({
+            userId,
+            threadId,
+            id: request.id,
+            patch: { status: "complete" },
+          })) ?? request)
+        : request;
+    await drain(streamRun({ ...base, session, request: placed, claimed: run }));
+  }
+}
+
+/**
+ * A run whose server died: its reply is kept. Returns what to resume, or null when the run is
+ * ended here — interrupted (it was streaming text: the user decides), or failed with nothing to
+ * keep (its request is then an orphan and answered afresh).
+ */
+async function settleDeadRun(
+  userId: string,
+  threadId: string,
+  run: Run,
+  modelId: string,
+): Promise<{ run: Run; message: Message; request: Message } | null> {
+  const request = run.requestMessageId
+    ? await getMessage({ userId, threadId, id: run.requestMessageId })
+    : null;
+  const message = run.messageId ? await getMessage({ userId, threadId, id: run.messageId }) : null;
+  if (!request || !message || message.parts.length === 0) {
+    if (message) await deleteEmptyReply({ threadId, id: message.id });
+    await endDeadRun(run.id, "failed");
+    return null;
+  }
+  const parts = settleInterruptedCalls(message.parts);
+  const streamingText = message.status === "partial" && hasText(parts);
+  const updated = await updateMessage({
+    userId,
+    threadId,
+    id: message.id,
+    patch: {
+      parts,
+      status: streamingText ? "interrupted" : "partial",
+      tokenCount: messageTokenCount(parts, modelId),
+    },
+  });
+  if (streamingText || !updated) {
+    await endDeadRun(run.id, "interrupted");
+    return null;
+  }
+  return { run, message: updated, request };
+}
+
+function hasText(parts: readonly unknown[]): boolean {
+  return parts.some(
+    (p) =>
+      (p as { type?: unknown }).type === "text" &&
+      String((p as { text?: unknown }).text ?? "").trim() !== "",
+  );
+}
+
+async function drain(response: Response): Promise<void> {
+  const body = response.body;
+  if (!body) return;
+  const reader = body.getReader();
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) return;
+  }
+}
