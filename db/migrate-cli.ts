@@ -2,6 +2,7 @@
 // refuses a folder a running server holds (the server applies migrations itself at start-up).
 import path from "node:path";
 import { EnvError, serverEnv } from "@/lib/env";
+import { log } from "@/lib/log";
 import { dataDir, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { lockFolderOrExit } from "./server-lock";
@@ -11,7 +12,7 @@ try {
   url = serverEnv().DATABASE_URL;
 } catch (error) {
   if (!(error instanceof EnvError)) throw error;
-  console.error(error.message);
+  log.error(`db:migrate cannot start. ${error.message}`);
   process.exit(1);
 }
 const lock = url
@@ -24,4 +25,4 @@ const handle = openDatabase({ url });
 await migrateDatabase(handle);
 await handle.close();
 lock?.release();
-console.log(`migrations applied (${handle.kind})`);
+log.info(`migrations applied (${handle.kind})`);

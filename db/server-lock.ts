@@ -25,6 +25,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { log } from "@/lib/log";
 
 export const LOCK_FILE = "baton-server.lock";
 export const HEARTBEAT_MS = 2_000;
@@ -269,7 +270,7 @@ function hold(
   const onLost =
     options.onLost ??
     ((holder: LockRecord | null) => {
-      console.error(`${new FolderLockedError(dir, holder).message} Stopping this one.`);
+      log.error(`${new FolderLockedError(dir, holder).message} Stopping this one.`);
       process.exit(1);
     });
 
@@ -346,7 +347,7 @@ export async function lockFolderOrExit(folder: string, hint = ""): Promise<Folde
     return lock;
   } catch (error) {
     if (!(error instanceof FolderLockedError)) throw error;
-    console.error(hint ? `${error.message} ${hint}` : error.message);
+    log.error(hint ? `${error.message} ${hint}` : error.message);
     process.exit(1);
   }
 }

@@ -165,7 +165,11 @@ export function envProblem(source: RawEnv): string | null {
 export function exitOnInvalidEnv(source: RawEnv = process.env): void {
   const problem = envProblem(source);
   if (problem === null) return;
-  console.error(`Baton cannot start. ${problem}\nFix them (see .env.example) and start again.`);
+  // Not through lib/log.ts: next.config.ts runs this before the app exists, and its loader cannot
+  // resolve the redaction engine's imports. The text names variables and rules, never values.
+  process.stderr.write(
+    `[baton] Baton cannot start. ${problem}\nFix them (see .env.example) and start again.\n`,
+  );
   process.exit(1);
 }
 

@@ -1,6 +1,7 @@
 // The one error type routes return: a closed union of codes mapped to HTTP status here, and a
 // mapper that turns zod errors into 400s with field errors and anything unknown into a 500.
 import { ZodError } from "zod";
+import { log } from "./log";
 
 const STATUS = {
   "bad_request:body": 400,
@@ -104,7 +105,7 @@ export function errorResponse(error: unknown): Response {
       fieldErrorsOf(error),
     ).toResponse();
   }
-  console.error("[baton] unexpected error", error);
+  log.error("unexpected error", error);
   return new BatonError("internal:server", "Something went wrong on our side.").toResponse();
 }
 

@@ -182,3 +182,22 @@ export const log = {
   warn: (event: string, error?: unknown, fields?: LogFields) => emit("warn", event, error, fields),
   info: (event: string, error?: unknown, fields?: LogFields) => emit("info", event, error, fields),
 };
+
+/**
+ * A library's logger (Better Auth's `logger.log`) routed through `log`: its message becomes the
+ * event, cut short (libraries interpolate values into them); the first Error among its arguments
+ * is described like any other; other arguments are counted, never printed.
+ */
+export function logFromLibrary(
+  source: string,
+  level: string,
+  message: unknown,
+  args: readonly unknown[],
+): void {
+  const error = args.find((arg) => arg instanceof Error);
+  const others = args.length - (error === undefined ? 0 : 1);
+  const text = typeof message === "string" ? message : typeof message;
+  const event = `${source}: ${text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text}`;
+  const to: LogLevel = level === "error" ? "error" : level === "warn" ? "warn" : "info";
+  emit(to, event, error, others > 0 ? { omitted_args: others } : undefined);
+}

@@ -1,7 +1,10 @@
 import "server-only";
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
-import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentId as contentIdOf } from "@/lib/handoff/content-id";
+import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
+import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { type Database, getDb, rowsOf } from "../client";
 import {
   type Handoff,
@@ -67,12 +70,84 @@ async function setRevisionState(
     );
 }
 
+// ── Redaction choke point: every write to the handoff tables passes here (docs/handoffs.md) ──
+
+function redactedField(
+  field: string,
+  value: string | null | undefined,
+  report: RedactionRecord[],
+): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const { text, kinds } = redactText(value);
+  for (const kind of kinds) report.push({ kind, field });
+  return text;
+}
+
+/**
+ * Masks every free-text field of a write, whatever its caller already did, so no path (a reset,
+ * the API, MCP, one added later) can store a secret. Callers redact first and usually nothing
+ * changes here; when something does, the markdown is rendered again from the redacted artifact
+ * and the content id is computed over what is stored, never over the secret. The key addresses
+ * the record and cannot be masked, so a key that holds a secret is refused.
+ */
+export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
+  if (redactText(input.key).kinds.length > 0) {
+    throw new BatonError("bad_request:key", "This key looks like a secret.", {
+      key: ["This key looks like a secret."],
+    });
+  }
+  const { artifact, redactions } = redactArtifact(input.artifact);
+  const report: RedactionRecord[] = [...redactions];
+  const artifactChanged = redactions.length > 0;
+  // Markdown rendered from the artifact is rendered again from the masked one: masking it as one
+  // text would read list items and headings run together as `key: value` pairs.
+  const rendered = input.markdown === renderHandoffMarkdown(input.artifact);
+  const markdown = rendered
+    ? artifactChanged
+      ? renderHandoffMarkdown(artifact)
+      : input.markdown
+    : (redactedField("markdown", input.markdown, report) ?? "");
+  const envelope = {
+    project: redactedField("project", input.project, report),
+    repo: redactedField("repo", input.repo, report),
+    kind: redactedField("kind", input.kind, report) ?? undefined,
+    model: redactedField("model", input.model, report),
+    profile: redactedField("profile", input.profile, report),
+    createdBy: redactedField("created_by", input.createdBy, report) ?? input.createdBy,
+  };
+  if (report.length === 0) return input;
+  const known = new Set(input.redactions.map((r) => `${r.field}\u0000${r.kind}`));
+  const added = report.filter((r) => !known.has(`${r.field}\u0000${r.kind}`));
+  return {
+    ...input,
+    ...envelope,
+    artifact,
+    markdown,
+    contentIdFor: artifactChanged
+      ? (revision) =>
+          contentIdOf({
+            schema_version: HANDOFF_SCHEMA_VERSION,
+            handoff_key: input.key,
+            revision,
+            artifact,
+          })
+      : input.contentIdFor,
+    redactions: [...input.redactions, ...added],
+  };
+}
+
+/** A receiver names who accepted (`session:<id>`, a tool's name); never a credential. */
+function redactedReceiver(receiver: string): string {
+  return redactText(receiver).text;
+}
+
 /**
  * The retry-safe upsert (docs/handoffs.md), inside the caller's transaction. A higher revision
  * is stored and the previous one superseded; the same revision with the same content id is a
  * duplicate; a lower revision, or the same one with other content, is `conflict:stale_revision`.
  */
-export async function writeHandoff(tx: Tx, input: HandoffWrite): Promise<HandoffWriteResult> {
+export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<HandoffWriteResult> {
+  const input = redactHandoffWrite(unredacted);
   // Create the record if this is the key's first write; the unique (owner, key) serializes racers.
   const firstRevision = input.revision ?? 1;
   const firstId = input.contentIdFor(firstRevision);
@@ -189,9 +264,10 @@ export async function acceptHandoff(
     ownerId,
     key,
     contentId,
-    receiver,
+    receiver: unredactedReceiver,
   }: { ownerId: string; key: string; contentId: string; receiver: string },
 ): Promise<{ handoff: Handoff; receipt: HandoffReceipt; created: boolean }> {
+  const receiver = redactedReceiver(unredactedReceiver);
   const [current] = await tx
     .select()
     .from(handoffs)
@@ -612,13 +688,14 @@ export async function acceptApiHandoff({
   ownerId,
   key,
   contentId,
-  receiver,
+  receiver: unredactedReceiver,
 }: {
   ownerId: string;
   key: string;
   contentId: string;
   receiver: string;
 }): Promise<{ receipt: HandoffReceipt; created: boolean }> {
+  const receiver = redactedReceiver(unredactedReceiver);
   return getDb().transaction(async (tx) => {
     const current = await lockHandoff(tx, { ownerId, key });
     if (!current) throw new BatonError("not_found:handoff", "Handoff not found.");

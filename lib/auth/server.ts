@@ -22,6 +22,7 @@ import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
 import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
+import { logFromLibrary } from "@/lib/log";
 import { resolveAuthSecret } from "./secret";
 
 function extraHosts(env: ServerEnv): string[] {
@@ -96,6 +97,8 @@ function createAuth() {
     // Off: app/api/auth/[...all]/route.ts applies Baton's limits (lib/http/auth-limits.ts), the
     // one documented set (README "Rate limits").
     rateLimit: { enabled: false },
+    // Its default logger prints whole errors, database ones with their query parameters.
+    logger: { log: (level, message, ...args) => logFromLibrary("auth", level, message, args) },
     plugins: [
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {

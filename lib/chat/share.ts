@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
 import { BatonError } from "@/lib/errors";
-import { redactText } from "@/lib/handoff/redact";
+import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";
 import { MAX_CURSOR_SEQ, type ShareIds, shareIds } from "./share-ids";
 import { sharedToolPart } from "./share-tool-parts";
@@ -83,17 +83,20 @@ class SharedMapping {
   /**
    * What the handoff card shows, without the handoff's key (for a session handoff, the thread
    * id) or its content id (a hash naming the record): the card keys its open state by the stand-in.
+   * Handoffs are redacted when written; they are masked again here so a record stored before a
+   * rule existed (or by a path that missed it) still shows no secret to a visitor.
    */
   handoff(handoff: HandoffView): HandoffView {
+    const { artifact, redactions } = redactArtifact(handoff.artifact);
     return {
       key: "",
       id: this.ids.id("handoff", handoff.id),
       revision: handoff.revision,
       sessionNumber: handoff.sessionNumber,
-      artifact: handoff.artifact,
-      markdown: handoff.markdown,
+      artifact,
+      markdown: redactText(handoff.markdown).text,
       createdAt: handoff.createdAt,
-      redactions: handoff.redactions,
+      redactions: [...handoff.redactions, ...redactions],
     };
   }
 
@@ -144,7 +147,6 @@ class SharedMapping {
           data: { tokensBefore: part.data.tokensBefore, tokensAfter: part.data.tokensAfter },
         };
       case "data-context-reset": {
-        // The handoff inside was redacted when it was written.
         const { event, sessionNumber, utilization, threshold, reason, handoff } = part.data;
         return {
           type: "data-context-reset",
@@ -156,7 +158,7 @@ class SharedMapping {
             sessionNumber,
             utilization,
             threshold,
-            reason,
+            reason: reason === undefined ? undefined : redactText(reason).text,
             handoff: handoff ? this.handoff(handoff) : undefined,
             movedMessageIds: part.data.movedMessageIds?.map((id) => this.message(id)),
           },

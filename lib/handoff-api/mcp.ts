@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { BatonError } from "@/lib/errors";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
+import { log } from "@/lib/log";
 import { deleteHandoff, listHandoffs, readHandoff, upsertHandoff } from "./handoffs";
 import type { ApiIdentity } from "./identity";
 import { HANDOFF_STATES, type HandoffRecord, handoffKeySchema, upsertBodySchema } from "./schemas";
@@ -89,7 +90,7 @@ async function asTool(run: () => Promise<unknown>): Promise<CallToolResult> {
         content: [{ type: "text", text: `${error.code}: ${error.message}` }],
       };
     }
-    console.error("[baton] mcp tool failed", error);
+    log.error("mcp tool failed", error);
     return {
       isError: true,
       content: [{ type: "text", text: "internal:server: Something went wrong." }],

@@ -4,6 +4,7 @@
 // count. Sign-ups and guest sessions count per client address.
 import "server-only";
 import { createHash } from "node:crypto";
+import { log } from "@/lib/log";
 import { clientNetwork, UNKNOWN_CLIENT } from "./client-ip";
 import { clearRateLimit, consumeRateLimit, type RateBucket } from "./rate-limit";
 
@@ -82,8 +83,10 @@ let warned = false;
 function warnSharedBudget(bucket: RateBucket): void {
   if (warned) return;
   warned = true;
-  console.warn(
-    `[baton] rate limit "${bucket}" reached with no known client address, so every client shares ` +
-      "one budget. Behind a reverse proxy, set BATON_TRUST_PROXY to the number of proxies.",
+  log.warn(
+    "rate limit reached with no known client address, so every client shares one budget. " +
+      "Behind a reverse proxy, set BATON_TRUST_PROXY to the number of proxies.",
+    undefined,
+    { bucket },
   );
 }

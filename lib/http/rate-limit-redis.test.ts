@@ -71,7 +71,7 @@ describe.skipIf(!available)("rate limits on Redis", () => {
   });
 
   it("keeps limiting, in memory, while Redis is unreachable", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     vi.stubEnv("REDIS_URL", "redis://127.0.0.1:1"); // nothing listens on port 1
     vi.stubEnv("BATON_RATE_LIMIT_CHAT", "2/60s");
     const user = `test-${randomUUID()}`;
@@ -80,6 +80,8 @@ describe.skipIf(!available)("rate limits on Redis", () => {
     expect(await status(user)).toBe(200);
     expect(await status(user)).toBe(429);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/Redis unreachable/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^\[baton\] rate limits: Redis unreachable/),
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
 } from "rate-limiter-flexible";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 export type RateBucket = "signIn" | "signUp" | "guest" | "chat" | "api";
 
@@ -134,14 +135,15 @@ function redisStore(url: string): RedisStore {
   client.on("error", (error: Error) => {
     if (unreachable) return;
     unreachable = true;
-    console.warn(
-      `[baton] rate limits: Redis unreachable (${error.message}); counting in this process's memory until it is back`,
+    log.warn(
+      "rate limits: Redis unreachable; counting in this process's memory until it is back",
+      error,
     );
   });
   client.on("ready", () => {
     if (!unreachable) return;
     unreachable = false;
-    console.warn("[baton] rate limits: Redis is back; counting there again");
+    log.warn("rate limits: Redis is back; counting there again");
   });
   const firstConnection = new Promise<void>((resolve) => {
     const settle = () => {
