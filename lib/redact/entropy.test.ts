@@ -58,3 +58,16 @@ describe("redactHighEntropy", () => {
     expect(redactHighEntropy(text)).toEqual({ text, found: false });
   });
 });
+
+describe("the keyword's sentence", () => {
+  const token = randomToken(40);
+
+  it("masks a random token in the keyword's own sentence", () => {
+    expect(redactHighEntropy(`The deploy token is ${token} for now.`).text).not.toContain(token);
+  });
+
+  it("leaves a token a sentence later alone: the keyword spoke of something else", () => {
+    const text = `The window is 128000 tokens. Fixture payload ${token} decodes to a PNG.`;
+    expect(redactHighEntropy(text).text).toBe(text);
+  });
+});

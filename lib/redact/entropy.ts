@@ -54,15 +54,22 @@ export function looksRandom(token: string): boolean {
   return shannonEntropy(core) >= MIN_ENTROPY;
 }
 
+/** The end of a sentence: a keyword before it speaks of something else ("… tokens. Payload X"). */
+const SENTENCE_END = /[.!?]\s+(?=\S)/g;
+
 /**
- * The text a keyword must be in: up to WINDOW characters before `offset` on its line, markers
- * left out (`[REDACTED:api_key]` names a key but is not one), including one cut by the window.
+ * The text a keyword must be in: up to WINDOW characters before `offset` on its line and in its
+ * sentence, markers left out (`[REDACTED:api_key]` names a key but is not one), including one
+ * cut by the window.
  */
 function windowBefore(text: string, offset: number): string {
   // Only the window is searched for the line start, so a long line costs no more per token.
   const raw = text.slice(Math.max(0, offset - WINDOW - 32), offset);
-  return raw
-    .slice(raw.lastIndexOf("\n") + 1)
+  const line = raw.slice(raw.lastIndexOf("\n") + 1);
+  let sentenceStart = 0;
+  for (const end of line.matchAll(SENTENCE_END)) sentenceStart = end.index + end[0].length;
+  return line
+    .slice(sentenceStart)
     .replace(MARKER_PATTERN, " ")
     .replace(/^[A-Za-z_:]*\]/, "")
     .slice(-WINDOW);

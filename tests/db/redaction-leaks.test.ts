@@ -217,7 +217,9 @@ async function throughReset(actor: Actor, texts: string[]): Promise<Written> {
 /** Every field of an artifact carries texts, so each one passes through each field's path. */
 function artifactWith(texts: string[]) {
   return artifactOf({
-    goal: texts.join(" | "),
+    // One text a line: the high-entropy rule reads a keyword on the token's own line and
+    // sentence, and run together a look-alike's "token:" would sit before the next one's payload.
+    goal: texts.join("\n"),
     state_summary: texts.join("\n"),
     completed_work: texts,
     in_progress: texts.slice(0, 5),
