@@ -37,7 +37,9 @@ function expectAnsweredInPlace(view: ThreadView) {
   expect(new Set(numbers).size).toBe(numbers.length);
 }
 
-test("SIGKILL while a reset writes its handoff: after a restart every message is answered, under its question @own-server", async () => {
+test("SIGKILL while a reset writes its handoff: after a restart every message is answered, under its question @own-server", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(360_000);
   const store: ServerStore = await freshStore();
   const servers: ServerProcess[] = [];
@@ -79,6 +81,12 @@ test("SIGKILL while a reset writes its handoff: after a restart every message is
     servers.push(...restarted);
     const readyAt = Date.now();
     const again = guest.on(restarted[0]?.url ?? first.url);
+    // The page shows the orphans as being answered (the recovery's reset takes 6 s), then the
+    // answers, without a reload.
+    await page.context().addCookies(guest.cookiesFor(again.base));
+    await page.goto(`${again.base}/chat/${threadId}`);
+    await expect(page.getByTestId("answering-indicator").first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("answering.png") });
     const next = await again.send(threadId, "remember the buoy is red");
     expect(next.status).toBe(200);
     expect(await next.until((p) => p.type === "start")).not.toBeNull();
@@ -86,6 +94,8 @@ test("SIGKILL while a reset writes its handoff: after a restart every message is
 
     const view = await again.waitUntilIdle(threadId, 180_000);
     expectAnsweredInPlace(view);
+    await expect(page.getByTestId("answering-indicator")).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByText("remember the buoy is red")).toBeVisible();
     expect(view.messages.filter((m) => m.role === "user")).toHaveLength(
       view.messages.filter((m) => m.role === "assistant").length,
     );
@@ -115,7 +125,9 @@ test("SIGKILL while a reset writes its handoff: after a restart every message is
   }
 });
 
-test("SIGKILL mid-reply: the stored reply keeps what was streamed, marked interrupted, and Continue completes it @own-server", async () => {
+test("SIGKILL mid-reply: the stored reply keeps what was streamed, marked interrupted, and Continue completes it @own-server", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(240_000);
   const store = await freshStore();
   const servers: ServerProcess[] = [];
@@ -152,9 +164,22 @@ test("SIGKILL mid-reply: the stored reply keeps what was streamed, marked interr
     const kept = textOf(reply);
     expect(kept.startsWith(streamedBefore)).toBe(true);
 
-    const resumed = await guest.continueReply(threadId, reply?.id ?? "");
-    expect(resumed.status).toBe(200);
-    await resumed.finished;
+    // What the user sees on opening the thread: the kept text, the notice and its two choices.
+    await page.context().addCookies(guest.cookiesFor(second.url));
+    await page.goto(`${second.url}/chat/${threadId}`);
+    const notice = page.getByTestId("interrupted-notice");
+    await expect(notice).toContainText("This reply was interrupted");
+    await expect(
+      page.getByText(streamedBefore.trim().split(" ").slice(0, 5).join(" ")),
+    ).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("interrupted-desktop.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(notice.getByRole("button", { name: "Continue" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("interrupted-390.png") });
+    await notice.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByText("word39", { exact: false })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("interrupted-notice")).toHaveCount(0);
+
     const after = await guest.waitUntilIdle(threadId);
     const done = after.messages.at(-1);
     expect(done?.id).toBe(reply?.id);

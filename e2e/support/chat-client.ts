@@ -60,6 +60,14 @@ export class ChatClient {
     return new ChatClient(base, cookie);
   }
 
+  /** The sign-in cookies, for a browser context to act as the same guest. */
+  cookiesFor(url: string): { name: string; value: string; url: string }[] {
+    return this.cookie.split("; ").map((pair) => {
+      const at = pair.indexOf("=");
+      return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+    });
+  }
+
   /** The same guest on another server (cookies belong to the host, not the port). */
   on(base: string): ChatClient {
     return new ChatClient(base, this.cookie);

@@ -20,10 +20,17 @@ function quoteIdent(name: string): string {
 export type IgnoredColumns = Record<string, string[]>;
 
 /** `{ "public.threads": "<md5 of its rows>", … }` for every table. */
+/**
+ * Left out always: each running server's heartbeat row changes every couple of seconds whatever
+ * requests do (lib/runtime/instance.ts).
+ */
+const PROCESS_BOOKKEEPING: IgnoredColumns = { "public.server_instances": ["heartbeat_at"] };
+
 export async function tableHashes(
   query: QueryRows,
-  ignore: IgnoredColumns = {},
+  extraIgnore: IgnoredColumns = {},
 ): Promise<Record<string, string>> {
+  const ignore = { ...PROCESS_BOOKKEEPING, ...extraIgnore };
   const tables = (await query(LIST_TABLES)) as { schema: string; name: string }[];
   if (tables.length === 0) throw new Error("no tables found: is the database migrated?");
   // One statement: every table's hash as one row, so a check costs one round trip.
