@@ -57,9 +57,24 @@ export function openDatabase(options: OpenDatabaseOptions = {}): DatabaseHandle 
 
 const globalForDb = globalThis as unknown as { batonDb?: DatabaseHandle };
 
-/** The process-wide client (PGlite allows one per data folder, so never open a second). */
+const folderLocks = globalThis as unknown as { batonFolderLocks?: Map<string, unknown> };
+
+/**
+ * The process-wide client (PGlite allows one per data folder, so never open a second). The
+ * folder must be locked first (db/server-lock.ts: the server at start-up, the scripts before
+ * they open it), so nothing can open a folder another process holds.
+ */
 export function getDatabase(): DatabaseHandle {
-  globalForDb.batonDb ??= openDatabase({ url: serverEnv().DATABASE_URL });
+  if (!globalForDb.batonDb) {
+    const url = serverEnv().DATABASE_URL;
+    if (!url) {
+      const folder = path.resolve(/*turbopackIgnore: true*/ dataDir(), "pglite");
+      if (!folderLocks.batonFolderLocks?.has(folder)) {
+        throw new Error(`The data folder ${folder} is opened before its lock was taken.`);
+      }
+    }
+    globalForDb.batonDb = openDatabase({ url });
+  }
   return globalForDb.batonDb;
 }
 

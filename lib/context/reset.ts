@@ -254,9 +254,17 @@ function emitComplete(
     ...base,
     newSessionId: outcome.session.id,
     sessionNumber: outcome.session.number,
-    handoff: outcome.handoff,
+    // Read back from the masked revision; masked again here because this part is stored in the
+    // message and shown on the share page, so no later change upstream can put a secret there.
+    handoff: maskedView(outcome.handoff),
     movedMessageIds: outcome.movedMessageIds,
   });
+}
+
+function maskedView(view: HandoffView): HandoffView {
+  const { artifact, redactions } = redactArtifact(view.artifact);
+  if (redactions.length === 0) return view;
+  return { ...view, artifact, markdown: renderHandoffMarkdown(artifact) };
 }
 
 function estimatePromptTokens(
