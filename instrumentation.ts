@@ -5,6 +5,9 @@
 // The environment itself is validated earlier, when next.config.ts is loaded.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Whatever Next.js or a library prints goes through the same filter as Baton's own log.
+    const { guardConsole } = await import("./lib/log");
+    guardConsole();
     const { installFrontDoor } = await import("./lib/http/front-door");
     installFrontDoor();
     const { prepareDatabase } = await import("./db/startup");

@@ -127,3 +127,32 @@ describe("other errors", () => {
     expect(writes[0]).toContain("count=3 ok=true none=null");
   });
 });
+
+describe("guardConsole", () => {
+  it("prints an Error by name and code only, and masks secrets in strings", async () => {
+    const { guardConsole } = await import("./log");
+    const printed: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => {
+      printed.push(args);
+    };
+    try {
+      guardConsole();
+      const error = Object.assign(
+        new Error('Failed query: insert into "messages" params: my secret text'),
+        { query: 'insert into "messages" ("id") values ($1)', params: ["my secret text"] },
+      );
+      console.error(error);
+      console.error("token ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8 leaked");
+      console.error(
+        " ⨯ Error: Failed query: select 1 where id = $1\nparams: my secret text\n at x",
+      );
+    } finally {
+      console.error = original;
+    }
+    const text = printed.flat().map(String).join("\n");
+    expect(text).not.toContain("my secret text");
+    expect(text).not.toContain("ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8");
+    expect(text).toContain("[REDACTED:");
+  });
+});

@@ -201,3 +201,41 @@ export function logFromLibrary(
   const to: LogLevel = level === "error" ? "error" : level === "warn" ? "warn" : "info";
   emit(to, event, error, others > 0 ? { omitted_args: others } : undefined);
 }
+
+const guarded = globalThis as unknown as { batonConsoleGuard?: boolean };
+
+/**
+ * The last line of defence for what libraries print themselves (Next.js reports an error thrown
+ * while rendering a page with `console.error(error)`, whose drizzle message carries the query's
+ * parameters): console.error and console.warn print an Error as `log` describes it — name, codes,
+ * frames, never a database message — and every string through redactText. Installed once by the
+ * server at start-up (instrumentation.ts).
+ */
+export function guardConsole(): void {
+  if (guarded.batonConsoleGuard) return;
+  guarded.batonConsoleGuard = true;
+  for (const level of ["error", "warn"] as const) {
+    const original = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      try {
+        original(...args.map(sanitizeArgument));
+      } catch {
+        original("[baton] a log line could not be printed safely");
+      }
+    };
+  }
+}
+
+function sanitizeArgument(value: unknown): unknown {
+  if (value instanceof Error) {
+    const { summary, frames } = describeError(value);
+    return redactText([summary, ...frames].join("\n")).text;
+  }
+  if (typeof value === "string") return redactText(withholdQueries(value)).text;
+  return value;
+}
+
+/** Drizzle's "Failed query: <sql>\nparams: <values>" inside text a library formatted itself. */
+function withholdQueries(text: string): string {
+  return text.replace(/Failed query: [^\n]*(?:\nparams: [^\n]*)?/g, "Failed query: [withheld]");
+}
