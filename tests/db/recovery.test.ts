@@ -21,7 +21,14 @@ import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { messageText } from "@/lib/chat/request";
 import { currentInstance } from "@/lib/runtime/instance";
-import { createActor, parseSse, replyText, sendTurn, startTurn } from "../support/chat";
+import {
+  createActor,
+  parseSse,
+  replyText,
+  sendTurn,
+  startTurn,
+  waitForStoredReplies,
+} from "../support/chat";
 
 const saved = { ...process.env };
 beforeEach(() => {
@@ -242,6 +249,8 @@ describe("a reply that died while streaming", () => {
     expect(stored.length).toBeGreaterThan(0);
     expect(shown.startsWith(stored)).toBe(true);
     await reader.cancel();
+    // The run goes on without its reader: let it finish before the file's database closes.
+    await waitForStoredReplies(actor, threadId);
   });
 });
 
