@@ -26,7 +26,9 @@ export function countRequests<C extends { params: Promise<unknown> }>(
   return async (request, context) => {
     const response = await handler(request, context);
     try {
-      const params = (await context?.params.catch(() => undefined)) as RouteParams | undefined;
+      const params = (await Promise.resolve(context?.params).catch(() => undefined)) as
+        | RouteParams
+        | undefined;
       const route = patternLabel(routePattern(new URL(request.url).pathname, params));
       metrics()
         .httpRequests.labels({ route, method: request.method, status: String(response.status) })

@@ -3,10 +3,11 @@
 // upserts (stored, duplicate, stale) did.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as mcpRoute } from "@/app/api/mcp/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { createActor, sendTurn } from "../support/chat";
-import { artifactOf, getHandoff, upsert, userWithToken } from "./handoff-support";
+import { artifactOf, getHandoff, listPage, upsert, userWithToken } from "./handoff-support";
 
 const TOKEN = `metrics-${randomBytes(12).toString("hex")}`;
 const URL_ = "http://localhost:3000/api/metrics";
@@ -124,5 +125,47 @@ describe("GET /api/metrics", () => {
     expect([...after.keys()].filter((k) => k.includes(key))).toEqual([]);
     // The first scrape is counted once it has answered.
     expect(http("/api/metrics", "GET", "200")).toBe(1);
+  });
+
+  it("counts a served MCP tool call and a rate-limit rejection", async () => {
+    const savedLimit = process.env.BATON_RATE_LIMIT_API;
+    process.env.BATON_RATE_LIMIT_API = "2/60s";
+    try {
+      const before = await scrape();
+      const { token, headers } = await userWithToken();
+      const call = await mcpRoute(
+        new Request("http://localhost:3000/api/mcp", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "list_handoffs", arguments: {} },
+          }),
+        }),
+      );
+      expect(call.status).toBe(200);
+      expect((await listPage(headers)).status).toBe(200);
+      expect((await listPage(headers)).status).toBe(429);
+
+      const after = await scrape();
+      const delta = (name: string, labels: Record<string, string> = {}) =>
+        value(after, name, labels) - value(before, name, labels);
+      expect(delta("mcp_calls_total", { direction: "served" })).toBe(1);
+      expect(delta("mcp_calls_total", { direction: "outbound" })).toBe(0);
+      expect(delta("rate_limit_rejections_total", { limit: "api" })).toBe(1);
+      const http = (route: string, method: string, status: string) =>
+        delta("http_requests_total", { route, method, status });
+      expect(http("/api/mcp", "POST", "200")).toBe(1);
+      expect(http("/api/handoffs", "GET", "429")).toBe(1);
+    } finally {
+      if (savedLimit === undefined) delete process.env.BATON_RATE_LIMIT_API;
+      else process.env.BATON_RATE_LIMIT_API = savedLimit;
+    }
   });
 });
