@@ -86,6 +86,8 @@ export const envSchema = z
     /** How many reverse proxies in front of Baton append to X-Forwarded-For (0: trust none). */
     BATON_TRUST_PROXY: optional(nonNegativeInt),
     REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL")),
+    /** Turns on GET /api/metrics, for callers that send it as a bearer token. */
+    BATON_METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
     // Rate limits (requests per window).
     BATON_RATE_LIMIT_SIGN_IN: optional(rateLimit),
     BATON_RATE_LIMIT_SIGN_UP: optional(rateLimit),

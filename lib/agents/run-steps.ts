@@ -30,6 +30,8 @@ export interface LegInput {
   maxSteps: number;
   signal: AbortSignal;
   out: RunOutput;
+  /** On every streamed text delta (the run's time to first token). */
+  onText?: () => void;
   /** Whether a reading after a step should end the call for a reset. */
   wantsReset: (reading: ContextPart) => boolean;
   /** The system prompt as it should be now (the plan and files change while the run works). */
@@ -101,6 +103,7 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   })) {
     if (chunk.type === "abort") aborted = true;
     if (chunk.type === "error") failed = true;
+    if (chunk.type === "text-delta") input.onText?.();
     out.write(chunk);
   }
 

@@ -25,6 +25,7 @@ import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
 import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { startChatTurn } from "@/lib/metrics";
 import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
 import { builtinToolTokens, type RunScope, type SessionView, viewSession } from "./run-context";
@@ -119,6 +120,8 @@ class RunLoop {
   private answering: string[] = [];
   private metadata: MessageMetadata | null = null;
   private readonly saver: ReplySaver;
+  /** Records the run's time to first token (lib/metrics). */
+  private firstText: () => void = () => {};
 
   constructor(
     private readonly input: RunRequest,
@@ -142,6 +145,8 @@ class RunLoop {
   }
 
   async run(): Promise<void> {
+    const turn = startChatTurn();
+    this.firstText = turn.firstText;
     this.writer.write({
       type: "start",
       messageId: this.liveId,
@@ -344,6 +349,7 @@ class RunLoop {
       maxSteps,
       signal: this.input.signal,
       out: this.out,
+      onText: this.firstText,
       wantsReset: (reading) => this.wantsReset(reading),
       // Only the plan and file list change within a session; the rest is the session's own.
       currentSystem: async () =>

@@ -15,6 +15,7 @@ import type { Actor } from "@/lib/auth/server";
 import type { UserMessageInput } from "@/lib/chat/request";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { BatonError } from "@/lib/errors";
+import { countQueuedMessage } from "@/lib/metrics";
 import { denyUnansweredApprovals } from "./approvals";
 
 export type UserInput = { kind: "message"; message: UserMessageInput } | { kind: "regenerate" };
@@ -54,7 +55,7 @@ export async function applyUserInput(
       return updated;
     }
     await moveOn();
-    return appendMessage({
+    const stored = await appendMessage({
       userId: actor.id,
       threadId,
       sessionId: session.id,
@@ -66,6 +67,8 @@ export async function applyUserInput(
         tokenCount: messageTokenCount(message.parts, model),
       },
     });
+    if (queued) countQueuedMessage();
+    return stored;
   }
   if (queued) {
     throw new BatonError("conflict:reset_in_progress", "Wait for the context reset to finish.");

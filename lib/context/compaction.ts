@@ -5,6 +5,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { convertToModelMessages, generateText } from "ai";
 import { applyCompaction } from "@/db/queries/sessions";
 import type { CompactionPart } from "@/lib/chat/types";
+import { countCompaction } from "@/lib/metrics";
 import { COMPACT_INSTRUCTION } from "./prompts";
 import type { SessionContext } from "./session-context";
 
@@ -36,5 +37,6 @@ export async function compactSession({
   });
   const summary = `${previous}${text}`.trim();
   await applyCompaction({ sessionId: ctx.session.id, threadId, throughSeq: last.seq, summary });
+  countCompaction();
   return { tokensBefore, tokensAfter: await estimateAfter(summary, keptFrom.seq) };
 }

@@ -31,6 +31,7 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { trimArtifactToFit } from "@/lib/handoff/trim";
 import { log } from "@/lib/log";
+import { timeReset } from "@/lib/metrics";
 import { currentInstance } from "@/lib/runtime/instance";
 import { writeHandoffArtifact } from "./handoff-writer";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
@@ -97,7 +98,12 @@ async function committedOutcome(
   };
 }
 
-export async function performReset(input: ResetInput): Promise<ResetOutcome> {
+/** One reset, timed and counted by trigger and outcome (lib/metrics). */
+export function performReset(input: ResetInput): Promise<ResetOutcome> {
+  return timeReset(input.trigger, () => runReset(input));
+}
+
+async function runReset(input: ResetInput): Promise<ResetOutcome> {
   const { userId, threadId, from, profile } = input;
   const emit = input.emit ?? (() => {});
   const base = { oldSessionId: from.id, threshold: profile.resetThreshold };

@@ -3,6 +3,7 @@
 import "server-only";
 import { groomHandoffs } from "@/db/queries/handoffs";
 import { type ServerEnv, serverEnv } from "@/lib/env";
+import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
 import { type GroomResult, groomResultSchema } from "./schemas";
 
@@ -21,10 +22,8 @@ export async function groomOwnHandoffs(
   { now = new Date(), ttlDays = handoffTtlDays() }: { now?: Date; ttlDays?: number } = {},
 ): Promise<GroomResult> {
   requireScope(identity, "groom");
-  const rows = await groomHandoffs({
-    ownerId: identity.userId,
-    cutoff: new Date(now.getTime() - ttlDays * DAY_MS),
-  });
+  const cutoff = new Date(now.getTime() - ttlDays * DAY_MS);
+  const rows = await countHandoff("groom", groomHandoffs({ ownerId: identity.userId, cutoff }));
   return groomResultSchema.parse({
     deleted: rows.filter((r) => r.deleted).map((r) => ({ key: r.key, reason: r.reason })),
     kept: rows.filter((r) => !r.deleted).map((r) => ({ key: r.key, reason: r.reason })),

@@ -17,6 +17,7 @@ import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
+import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
 import {
   DEFAULT_API_KIND,
@@ -95,7 +96,7 @@ export async function upsertHandoff(
   const envelopeRedactions: RedactionRecord[] = [];
   const project = redactEnvelopeField("project", body.project, envelopeRedactions);
   const repo = redactEnvelopeField("repo", body.repo, envelopeRedactions);
-  const result = await writeApiHandoff({
+  const writing = writeApiHandoff({
     ownerId: identity.userId,
     key: body.key,
     revision: body.revision,
@@ -117,6 +118,7 @@ export async function upsertHandoff(
     reservedKind: SESSION_KIND,
     redactions: [...redactions, ...envelopeRedactions],
   });
+  const result = await countHandoff("upsert", writing, (written) => written.outcome);
   return {
     created: result.outcome === "stored",
     record: handoffRecord(result.handoff, result.revision),
@@ -210,12 +212,11 @@ export async function acceptHandoffByKey(
   { key, id, receiver }: { key: string; id: string; receiver: string },
 ): Promise<{ created: boolean; receipt: Receipt }> {
   requireScope(identity, "write");
-  const { receipt, created } = await acceptApiHandoff({
-    ownerId: identity.userId,
-    key,
-    contentId: id,
-    receiver,
-  });
+  const { receipt, created } = await countHandoff(
+    "accept",
+    acceptApiHandoff({ ownerId: identity.userId, key, contentId: id, receiver }),
+    (accepted) => (accepted.created ? "stored" : "duplicate"),
+  );
   return {
     created,
     receipt: receiptSchema.parse({
@@ -233,7 +234,8 @@ export async function cancelHandoffByKey(
   { key, id }: { key: string; id?: string },
 ): Promise<HandoffRecord> {
   requireScope(identity, "write");
-  const row = await cancelApiHandoff({ ownerId: identity.userId, key, contentId: id });
+  const cancelling = cancelApiHandoff({ ownerId: identity.userId, key, contentId: id });
+  const row = await countHandoff("cancel", cancelling, (r) => (r ? "ok" : "not_found"));
   if (!row) throw new BatonError("not_found:handoff", "Handoff not found.");
   return handoffRecord(row.handoff, row.revision);
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { BatonError } from "@/lib/errors";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { log } from "@/lib/log";
+import { countMcpCall } from "@/lib/metrics";
 import { deleteHandoff, listHandoffs, readHandoff, upsertHandoff } from "./handoffs";
 import type { ApiIdentity } from "./identity";
 import { HANDOFF_STATES, type HandoffRecord, handoffKeySchema, upsertBodySchema } from "./schemas";
@@ -81,6 +82,7 @@ function answer(value: unknown): CallToolResult {
 }
 
 async function asTool(run: () => Promise<unknown>): Promise<CallToolResult> {
+  countMcpCall("served");
   try {
     return answer(await run());
   } catch (error) {

@@ -14,6 +14,7 @@ import {
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { countRateLimitRejection } from "@/lib/metrics";
 
 export type RateBucket = "signIn" | "signUp" | "guest" | "chat" | "api";
 
@@ -62,6 +63,7 @@ export async function consumeRateLimit(bucket: RateBucket, key: string): Promise
     await limiter.consume(key);
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    countRateLimitRejection(bucket);
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     throw new BatonError(
       "rate_limited:requests",
@@ -157,6 +159,19 @@ function redisStore(url: string): RedisStore {
   const store = { client, firstConnection };
   registry.batonRateLimitRedis.set(url, store);
   return store;
+}
+
+/**
+ * PING over the rate limits' own Redis connection (readiness reuses it rather than opening
+ * another): false when Redis does not answer within the connection's command timeout.
+ */
+export async function pingRateLimitRedis(url: string): Promise<boolean> {
+  const { client, firstConnection } = redisStore(url);
+  await firstConnection;
+  return client.ping().then(
+    (reply) => reply === "PONG",
+    () => false,
+  );
 }
 
 /** Closes the Redis connections and forgets every limiter (tests; a process that exits). */

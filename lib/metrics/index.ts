@@ -1,0 +1,86 @@
+// The typed helpers call sites use, one line each. See ./registry.ts for the series themselves.
+import "server-only";
+import { BatonError } from "@/lib/errors";
+import { metrics } from "./registry";
+
+export { countRequests } from "./http";
+export { metricsRegistry } from "./registry";
+
+export type HandoffOperation = "upsert" | "accept" | "cancel" | "groom";
+export type RateLimitName = "signIn" | "signUp" | "guest" | "chat" | "api";
+
+/** Counts a run starting; `firstText()` records its time to first token, once. */
+export function startChatTurn(): { firstText: () => void } {
+  metrics().chatTurns.inc();
+  const stop = metrics().timeToFirstToken.startTimer();
+  let seen = false;
+  return {
+    firstText: () => {
+      if (seen) return;
+      seen = true;
+      stop();
+    },
+  };
+}
+
+/** Times and counts one reset; its outcome is the result's `kind`, or `error` if it threw. */
+export async function timeReset<R extends { kind: string }>(
+  trigger: string,
+  reset: () => Promise<R>,
+): Promise<R> {
+  const stop = metrics().contextResetDuration.startTimer();
+  let outcome = "error";
+  try {
+    const result = await reset();
+    outcome = result.kind;
+    return result;
+  } finally {
+    stop();
+    metrics().contextResets.labels({ trigger, outcome }).inc();
+  }
+}
+
+export function countCompaction(): void {
+  metrics().compactions.inc();
+}
+
+export function countQueuedMessage(): void {
+  metrics().queuedMessages.inc();
+}
+
+/**
+ * Counts one handoff API operation by what it settled to: `outcome(result)` on success, `stale`
+ * for a `conflict:stale_revision`, another error's code kind (`not_found`, `conflict`, …) else.
+ */
+export async function countHandoff<T>(
+  kind: HandoffOperation,
+  operation: Promise<T>,
+  outcome: (result: T) => string = () => "ok",
+): Promise<T> {
+  try {
+    const result = await operation;
+    metrics()
+      .handoffOperations.labels({ kind, outcome: outcome(result) })
+      .inc();
+    return result;
+  } catch (error) {
+    metrics()
+      .handoffOperations.labels({ kind, outcome: failureOf(error) })
+      .inc();
+    throw error;
+  }
+}
+
+function failureOf(error: unknown): string {
+  if (!(error instanceof BatonError)) return "error";
+  if (error.code === "conflict:stale_revision") return "stale";
+  return error.code.split(":")[0] ?? "error";
+}
+
+export function countMcpCall(direction: "served" | "outbound"): void {
+  metrics().mcpCalls.labels({ direction }).inc();
+}
+
+export function countRateLimitRejection(limit: RateLimitName): void {
+  metrics().rateLimitRejections.labels({ limit }).inc();
+}
