@@ -48,6 +48,32 @@ export function isSameMessage(row: Pick<Message, "role" | "parts">, message: New
   );
 }
 
+/** The row a new message is stored as, at `seq` of its thread. */
+export function messageRow({
+  threadId,
+  sessionId,
+  seq,
+  message,
+}: {
+  threadId: string;
+  sessionId: string;
+  seq: number;
+  message: NewMessage;
+}) {
+  return {
+    threadId,
+    id: message.id,
+    sessionId,
+    seq,
+    role: message.role,
+    parts: message.parts,
+    status: message.status,
+    model: message.model ?? null,
+    usage: message.usage ?? null,
+    tokenCount: message.tokenCount ?? 0,
+  };
+}
+
 /** Thrown out of the transaction to roll back its seq allocation and answer the stored row. */
 class AlreadyStored extends Error {
   constructor(readonly row: Message) {
@@ -71,18 +97,7 @@ export async function appendMessage({
       const seq = await allocateSeq(tx, { userId, threadId });
       const [row] = await tx
         .insert(messages)
-        .values({
-          threadId,
-          id: message.id,
-          sessionId,
-          seq,
-          role: message.role,
-          parts: message.parts,
-          status: message.status,
-          model: message.model ?? null,
-          usage: message.usage ?? null,
-          tokenCount: message.tokenCount ?? 0,
-        })
+        .values(messageRow({ threadId, sessionId, seq, message }))
         .onConflictDoNothing()
         .returning();
       if (row) return row;

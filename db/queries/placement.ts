@@ -3,7 +3,7 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
 import { type Message, messages } from "../schema";
-import { allocateSeq, type NewMessage } from "./messages";
+import { allocateSeq, messageRow, type NewMessage } from "./messages";
 
 /**
  * Stores an assistant message directly under `anchorId` (the question it answers, or the
@@ -48,18 +48,7 @@ export async function appendMessageAfter({
     }
     const [row] = await tx
       .insert(messages)
-      .values({
-        threadId,
-        id: message.id,
-        sessionId,
-        seq,
-        role: message.role,
-        parts: message.parts,
-        status: message.status,
-        model: message.model ?? null,
-        usage: message.usage ?? null,
-        tokenCount: message.tokenCount ?? 0,
-      })
+      .values(messageRow({ threadId, sessionId, seq, message }))
       .onConflictDoNothing()
       .returning();
     if (!row) throw new BatonError("conflict:message", "A message with this id already exists.");
