@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { messages, threads } from "../schema";
+import { type Message, messages, threads } from "../schema";
 
 /**
  * A streaming reply's parts so far. Only while the row is still `partial`: a save that arrives
@@ -49,4 +49,34 @@ export async function deleteEmptyReply({
         sql`jsonb_array_length(${messages.parts}) = 0`,
       ),
     );
+}
+
+/**
+ * Recovery's verdict on a dead run's reply, written only if the row is as it was judged: a row
+ * changed since (a run that was not dead after all stored its final parts) is left alone.
+ */
+export async function settleReplyIfUnchanged({
+  threadId,
+  id,
+  seenUpdatedAt,
+  patch,
+}: {
+  threadId: string;
+  id: string;
+  seenUpdatedAt: Date;
+  patch: { parts: unknown[]; status: "interrupted" | "partial"; tokenCount: number };
+}): Promise<Message | null> {
+  const [row] = await getDb()
+    .update(messages)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(
+      and(
+        eq(messages.threadId, threadId),
+        eq(messages.id, id),
+        // Read back as a JS Date, the time has lost its microseconds.
+        sql`date_trunc('milliseconds', ${messages.updatedAt}) = ${seenUpdatedAt.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning();
+  return row ?? null;
 }

@@ -9,7 +9,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
-import { deleteEmptyReply } from "@/db/queries/messages-partial";
+import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
 import { releaseDeadResets } from "@/db/queries/resets";
 import {
   claimDeadRuns,
@@ -206,17 +206,18 @@ async function settleDeadRun(
   }
   const parts = settleInterruptedCalls(message.parts);
   const streamingText = message.status === "partial" && hasText(parts);
-  const updated = await updateMessage({
-    userId,
+  const updated = await settleReplyIfUnchanged({
     threadId,
     id: message.id,
+    seenUpdatedAt: message.updatedAt,
     patch: {
       parts,
       status: streamingText ? "interrupted" : "partial",
       tokenCount: messageTokenCount(parts, modelId),
     },
   });
-  if (streamingText || !updated) {
+  if (!updated) return null; // it changed since it was read: whatever changed it is alive
+  if (streamingText) {
     await endDeadRun(run.id, "interrupted");
     return null;
   }
