@@ -95,6 +95,8 @@ test("SIGKILL while a reset writes its handoff: after a restart every message is
     const view = await again.waitUntilIdle(threadId, 180_000);
     expectAnsweredInPlace(view);
     await expect(page.getByTestId("answering-indicator")).toHaveCount(0, { timeout: 30_000 });
+    // The new message came from another client: the page shows it (and its answer) on a reload.
+    await page.reload();
     await expect(page.getByText("remember the buoy is red")).toBeVisible();
     expect(view.messages.filter((m) => m.role === "user")).toHaveLength(
       view.messages.filter((m) => m.role === "assistant").length,
