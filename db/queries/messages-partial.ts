@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { type Message, messages, threads } from "../schema";
+import { type Message, messages } from "../schema";
+import { owned } from "./messages";
 
 /**
  * A streaming reply's parts so far. Only while the row is still `partial`: a save that arrives
@@ -26,7 +27,7 @@ export async function savePartialParts({
         eq(messages.threadId, threadId),
         eq(messages.id, id),
         eq(messages.status, "partial"),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
+        owned(userId),
       ),
     );
 }

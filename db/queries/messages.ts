@@ -131,18 +131,13 @@ export async function updateMessage({
   const [row] = await getDb()
     .update(messages)
     .set({ ...patch, updatedAt: new Date() })
-    .where(
-      and(
-        eq(messages.threadId, threadId),
-        eq(messages.id, id),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
-      ),
-    )
+    .where(and(eq(messages.threadId, threadId), eq(messages.id, id), owned(userId)))
     .returning();
   return row ?? null;
 }
 
-const owned = (userId: string) =>
+/** The message belongs to a thread of `userId`: every query here is scoped by it. */
+export const owned = (userId: string) =>
   sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`;
 
 export async function getMessage({
