@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { MessageStatus, SessionTrigger } from "@/lib/chat/types";
+import type { AgentBrief, MessageStatus, SessionTrigger } from "@/lib/chat/types";
 import type { PlanItem } from "@/lib/workspace/plan-items";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -175,13 +175,36 @@ export type Message = typeof messages.$inferSelect;
 
 // ── Context engine: profiles, resets, handoffs ──
 
+/**
+ * Who may hand work to an agent and whether it may hand work on (docs/agents.md). Defaults:
+ * `defaultDelegation` in lib/agents/profile-schema.ts.
+ */
+export interface ProfileDelegation {
+  /** This agent may call handoff_to_agent (with the tool in its allow-list). */
+  canHandoff: boolean;
+  /** Other agents may reach this one at all. */
+  callable: boolean;
+  /** Other agents may hand the next stage of a run to this one. */
+  allowAsHandoffTarget: boolean;
+  /** The slugs of agents that may hand off to this one, or "*" for any. */
+  allowedCallers: string[] | "*";
+  /** Handoffs a run may make before this agent may hand off no more (counted within the run). */
+  maxHandoffDepth: number;
+}
+
+/**
+ * A user's agent profiles, keyed by (owner, slug): `id` is the slug, the agent's public name
+ * (what tools and the API call it). The built-in `default` profile needs no row.
+ */
 export const agentProfiles = pgTable(
   "agent_profiles",
   {
-    id: text("id").primaryKey(),
-    /** Null for built-in profiles every user can use. */
-    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    description: text("description").notNull().default(""),
     systemPrompt: text("system_prompt").notNull(),
     /** Null: the thread's selected model. */
     model: text("model"),
@@ -193,10 +216,29 @@ export const agentProfiles = pgTable(
     compactThreshold: jsonb("compact_threshold").$type<number>().notNull().default(0.5),
     /** Step limit of one run (a turn with tools): model calls, each followed by its tool calls. */
     maxSteps: integer("max_steps").notNull().default(25),
+    /** Tool names this agent may call: built-in names, `handoff_to_agent`, `list_agents`. */
+    toolsAllow: jsonb("tools_allow")
+      .$type<string[]>()
+      .notNull()
+      .default([
+        "list_files",
+        "read_file",
+        "write_file",
+        "edit_file",
+        "delete_file",
+        "update_plan",
+      ]),
+    delegation: jsonb("delegation").$type<ProfileDelegation>().notNull().default({
+      canHandoff: false,
+      callable: true,
+      allowAsHandoffTarget: true,
+      allowedCallers: "*",
+      maxHandoffDepth: 3,
+    }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("agent_profiles_user_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.userId, t.id] })],
 );
 export type AgentProfile = typeof agentProfiles.$inferSelect;
 
@@ -228,6 +270,7 @@ export const threadResets = pgTable(
 export type ThreadReset = typeof threadResets.$inferSelect;
 
 export type HandoffState = "prepared" | "accepted" | "superseded" | "cancelled";
+export type HandoffRevisionKind = "session" | "agent_handoff";
 
 export interface RedactionRecord {
   kind: string;
@@ -290,6 +333,10 @@ export const handoffRevisions = pgTable(
     artifact: jsonb("artifact").$type<Record<string, unknown>>().notNull(),
     markdown: text("markdown").notNull(),
     state: text("state").$type<HandoffState>().notNull().default("prepared"),
+    /** `session` (a reset's handoff) or `agent_handoff` (one agent's brief to the next). */
+    kind: text("kind").$type<HandoffRevisionKind>().notNull().default("session"),
+    /** For kind `agent_handoff`: the brief as the source agent wrote it (redacted). */
+    brief: jsonb("brief").$type<AgentBrief>(),
     createdBy: text("created_by").notNull(),
     threadId: uuid("thread_id").references(() => threads.id, { onDelete: "set null" }),
     sessionNumber: integer("session_number"),
@@ -478,6 +525,8 @@ export const runs = pgTable(
     instanceId: text("instance_id"),
     stepCount: integer("step_count").notNull().default(0),
     maxSteps: integer("max_steps").notNull(),
+    /** Agent handoffs this run has made (each agent's maxHandoffDepth is checked against it). */
+    handoffCount: integer("handoff_count").notNull().default(0),
     firstSessionId: uuid("first_session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
@@ -500,6 +549,32 @@ export const runs = pgTable(
   ],
 );
 export type Run = typeof runs.$inferSelect;
+
+/**
+ * A run's journal: its events in order (who handled what, tools, approvals, handoffs, resets),
+ * each payload size-capped and redacted before it is stored (lib/agents/journal.ts).
+ */
+export const runEvents = pgTable(
+  "run_events",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** The agent (profile slug) whose invocation the event belongs to. */
+    agent: text("agent"),
+    /** The invocation (one agent's stretch of the run) the event belongs to. */
+    invocationId: text("invocation_id"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+export type RunEvent = typeof runEvents.$inferSelect;
 
 /**
  * One row per server process that ever opened the database. A live one refreshes its heartbeat

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "../client";
 import { type AgentProfile, agentProfiles } from "../schema";
 
-/** A profile the user may use: one of its own, or a built-in one stored without an owner. */
+/** The user's own profile with this slug (profiles are keyed by owner and slug). */
 export async function getProfile({
   userId,
   profileId,
@@ -14,11 +14,6 @@ export async function getProfile({
   const [row] = await getDb()
     .select()
     .from(agentProfiles)
-    .where(
-      and(
-        eq(agentProfiles.id, profileId),
-        or(eq(agentProfiles.userId, userId), isNull(agentProfiles.userId)),
-      ),
-    );
+    .where(and(eq(agentProfiles.userId, userId), eq(agentProfiles.id, profileId)));
   return row ?? null;
 }

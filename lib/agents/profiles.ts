@@ -1,7 +1,9 @@
-// Agent profiles: the system prompt, model and context policy a thread runs with. The built-in
-// `default` profile needs no row; others live in agent_profiles (owned, or shared when ownerless).
+// Agent profiles: the identity, system prompt, model, tools and context policy a thread runs
+// with. The built-in `default` profile needs no row; a user's own live in agent_profiles, keyed
+// by (owner, slug).
 import "server-only";
 import { getProfile } from "@/db/queries/profiles";
+import type { AgentProfile, ProfileDelegation } from "@/db/schema";
 import type { StrategySetting } from "@/lib/ai/registry";
 import {
   DEFAULT_COMPACT_THRESHOLD,
@@ -9,10 +11,13 @@ import {
   profileThresholdsSchema,
 } from "@/lib/context/policy";
 import { serverEnv } from "@/lib/env";
+import { BatonError } from "@/lib/errors";
 
 export interface Profile {
+  /** The slug: the agent's public name (what handoff_to_agent and list_agents use). */
   id: string;
   name: string;
+  description: string;
   systemPrompt: string;
   /** Null: use the thread's selected model. */
   model: string | null;
@@ -21,7 +26,31 @@ export interface Profile {
   compactThreshold: number;
   /** Steps (model calls, each with its tool calls) one run may take, across its sessions. */
   maxSteps: number;
+  /** Tool names this agent may call (built-in names, `handoff_to_agent`, `list_agents`). */
+  toolsAllow: string[];
+  delegation: ProfileDelegation;
 }
+
+/** The tools every agent may call unless its profile says otherwise. */
+export const BUILTIN_TOOL_ALLOW = [
+  "list_files",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "delete_file",
+  "update_plan",
+] as const;
+
+/** The agent-handoff tools (lib/agents/handoff). */
+export const HANDOFF_TOOL_NAMES = ["handoff_to_agent", "list_agents"] as const;
+
+export const DEFAULT_DELEGATION: ProfileDelegation = {
+  canHandoff: false,
+  callable: true,
+  allowAsHandoffTarget: true,
+  allowedCallers: "*",
+  maxHandoffDepth: 3,
+};
 
 /** A run's step limit when the profile sets none. */
 export const DEFAULT_MAX_STEPS = 25;
@@ -37,25 +66,20 @@ export function defaultProfile(): Profile {
   return {
     id: "default",
     name: "Default",
+    description: "Baton's built-in general assistant.",
     systemPrompt: DEFAULT_SYSTEM_PROMPT,
     model: null,
     contextStrategy: "auto",
     resetThreshold: env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD,
     compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
+    toolsAllow: [...BUILTIN_TOOL_ALLOW, ...HANDOFF_TOOL_NAMES],
+    delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
 }
 
-export async function resolveProfile({
-  userId,
-  profileId,
-}: {
-  userId: string;
-  profileId: string;
-}): Promise<Profile> {
-  if (profileId === "default") return defaultProfile();
-  const row = await getProfile({ userId, profileId });
-  if (!row) return defaultProfile();
+/** A profile as the run uses it: a stored row with its thresholds checked. */
+export function profileOf(row: AgentProfile): Profile {
   const thresholds = profileThresholdsSchema.safeParse({
     resetThreshold: row.resetThreshold,
     compactThreshold: row.compactThreshold,
@@ -63,12 +87,43 @@ export async function resolveProfile({
   return {
     id: row.id,
     name: row.name,
+    description: row.description,
     systemPrompt: row.systemPrompt,
     model: row.model,
     contextStrategy: row.contextStrategy,
     maxSteps: row.maxSteps > 0 ? row.maxSteps : DEFAULT_MAX_STEPS,
+    toolsAllow: row.toolsAllow,
+    delegation: { ...DEFAULT_DELEGATION, ...row.delegation },
     ...(thresholds.success
       ? thresholds.data
       : { resetThreshold: DEFAULT_RESET_THRESHOLD, compactThreshold: DEFAULT_COMPACT_THRESHOLD }),
   };
+}
+
+/** The user's profile `profileId`, or null when there is none (never another user's). */
+export async function findProfile({
+  userId,
+  profileId,
+}: {
+  userId: string;
+  profileId: string;
+}): Promise<Profile | null> {
+  if (profileId === "default") return defaultProfile();
+  const row = await getProfile({ userId, profileId });
+  return row ? profileOf(row) : null;
+}
+
+/** The user's profile `profileId`; a missing one is an error, never a silent fallback. */
+export async function resolveProfile(input: {
+  userId: string;
+  profileId: string;
+}): Promise<Profile> {
+  const found = await findProfile(input);
+  if (!found) {
+    throw new BatonError(
+      "not_found:profile",
+      `The agent profile "${input.profileId}" does not exist.`,
+    );
+  }
+  return found;
 }

@@ -33,6 +33,9 @@ export interface HandoffView {
   markdown: string;
   createdAt: string;
   redactions: { kind: string; field: string }[];
+  /** `agent_handoff`: one agent's brief to the next (then `brief` is set). */
+  kind?: "session" | "agent_handoff";
+  brief?: AgentBrief;
 }
 
 export type ContextResetEvent =
@@ -78,10 +81,42 @@ export interface CompactionPart {
   tokensAfter: number;
 }
 
+/** An agent as the thread shows it: its slug (public name) and display name. */
+export interface AgentRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * What one agent handed the next (handoff_to_agent's `handoff` argument, normalized). Stored
+ * with the handoff revision of kind `agent_handoff`; `markdown` of that revision is the brief as
+ * the target read it (lib/agents/handoff/brief.ts).
+ */
+export interface AgentBrief {
+  from: AgentRef;
+  to: AgentRef;
+  objective: string;
+  title?: string;
+  reason?: string;
+  contextSummary?: string;
+  workspaceRefs: string[];
+  mustPreserve: string[];
+  completionCriteria: string[];
+  /** Any other fields the source passed, rendered under "Additional Instructions". */
+  additional: Record<string, string>;
+}
+
+/** The live stream's record of an accepted agent handoff (the divider before reload). */
 export interface AgentHandoffPart {
-  from: string;
-  to: string;
-  brief: string;
+  from: AgentRef;
+  to: AgentRef;
+  title?: string;
+  reason?: string;
+  oldSessionId: string;
+  newSessionId: string;
+  sessionNumber: number;
+  /** The stored revision: `markdown` is the brief, `brief` its fields. */
+  handoff: HandoffView;
 }
 
 export type BatonDataParts = {
@@ -108,4 +143,6 @@ export interface SessionSummary {
   messageCount: number;
   /** The handoff revision that started this session (null for session 1 of a fresh thread). */
   handoff: HandoffView | null;
+  /** The agent whose session it is (its profile; "Default" for the built-in one). */
+  agent?: AgentRef;
 }

@@ -30,6 +30,8 @@ export function handoffViewOf(rev: HandoffRevision, key: string): HandoffView {
     markdown: rev.markdown,
     createdAt: rev.createdAt.toISOString(),
     redactions: rev.redactions,
+    kind: rev.kind,
+    ...(rev.brief ? { brief: rev.brief } : {}),
   };
 }
 
