@@ -158,6 +158,8 @@ export const messages = pgTable(
     parts: jsonb("parts").$type<unknown[]>().notNull(),
     status: text("status").$type<MessageStatus>().notNull().default("complete"),
     model: text("model"),
+    /** The agent (profile slug) that wrote an assistant message. */
+    agent: text("agent"),
     usage: jsonb("usage").$type<MessageUsage>(),
     /** Local token estimate of this message, cached so accounting costs O(new text). */
     tokenCount: integer("token_count").notNull().default(0),

@@ -21,6 +21,7 @@ ALTER TABLE "agent_profiles" ADD COLUMN "tools_allow" jsonb DEFAULT '["list_file
 ALTER TABLE "agent_profiles" ADD COLUMN "delegation" jsonb DEFAULT '{"canHandoff":false,"callable":true,"allowAsHandoffTarget":true,"allowedCallers":"*","maxHandoffDepth":3}'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "handoff_revisions" ADD COLUMN "kind" text DEFAULT 'session' NOT NULL;--> statement-breakpoint
 ALTER TABLE "handoff_revisions" ADD COLUMN "brief" jsonb;--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "agent" text;--> statement-breakpoint
 ALTER TABLE "runs" ADD COLUMN "handoff_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "run_events" ADD CONSTRAINT "run_events_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "run_events" ADD CONSTRAINT "run_events_thread_id_threads_id_fk" FOREIGN KEY ("thread_id") REFERENCES "public"."threads"("id") ON DELETE cascade ON UPDATE no action;

@@ -19,6 +19,8 @@ export interface MessageMetadata {
   status?: MessageStatus;
   /** The model that wrote an assistant message. */
   model?: string;
+  /** The agent that wrote an assistant message (absent on older messages: the session's). */
+  agent?: AgentRef;
   createdAt?: string;
   /** Set on messages whose content was folded into a compaction summary. */
   compacted?: boolean;
