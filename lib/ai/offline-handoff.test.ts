@@ -165,7 +165,11 @@ describe("offline handoff: the source hands off", () => {
   it("quotes the error when the handoff is refused", async () => {
     const prompt = [system(), user("hand off to editor: polish draft.md")];
     const step = await next(prompt);
-    driver.apply(prompt, step, json({ ok: false, error: "Agent editor does not accept handoffs." }));
+    driver.apply(
+      prompt,
+      step,
+      json({ ok: false, error: "Agent editor does not accept handoffs." }),
+    );
     expect(await next(prompt)).toEqual({
       kind: "text",
       text: "I could not hand off to editor: Agent editor does not accept handoffs.",
