@@ -265,7 +265,7 @@ function stepAsTarget(ctx: StepContext, brief: AgentBriefReading): OfflineStep |
     brief.workspaceRefs.length && ctx.tools.has("read_file")
       ? ` I read ${brief.workspaceRefs.map(code).join(", ")}.`
       : "";
-  return say(`I've taken over${from}. My objective: “${clip(objective, 300)}”.${refs}`);
+  return say(`I've taken over${from}.${refs} My objective: “${clip(objective, 300)}”`);
 }
 
 /** A call identical to the previous successful one would loop until the step limit: stop. */
