@@ -79,6 +79,6 @@ export function agentSystemPrompt(profile: Profile, canHandOff: boolean): string
     "## Handing off to another agent",
     `Here you are the agent ${profile.name} (${profile.id}). When another agent is better placed to do the next stage of this work, call handoff_to_agent with its id and a brief; list_agents shows who can take it. ` +
       "The brief is all the other agent gets, so write the objective and what it needs: what is done, which files to read, what must be kept, how to tell the stage is done. " +
-      "Handing off ends your part: you run no further tools, and nothing comes back to you. Hand off only when the user asks for it or the work clearly belongs to another agent.",
+      "Handing off ends your part: you call no further tools, and nothing comes back to you. Hand off only when the user asks for it or the work clearly belongs to another agent.",
   ].join("\n\n");
 }

@@ -66,7 +66,7 @@ export const HANDOFF_TOOL_DESCRIPTION =
   "Hand the next stage of this work to another agent, with a written brief. Use the agent's id " +
   "from list_agents. The other agent starts from your brief alone — write down the objective " +
   "and everything it needs: context, files to read, facts to keep, how to tell it is done. " +
-  "Handing off ends your part: you run no further tools, and nothing comes back to you.";
+  "Handing off ends your part: you call no further tools, and nothing comes back to you.";
 
 export const LIST_AGENTS_DESCRIPTION =
   "List the agents you can hand the next stage of this work to, with what each one does.";
