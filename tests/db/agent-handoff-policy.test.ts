@@ -8,7 +8,7 @@ import { listHandoffRevisions } from "@/db/queries/handoffs";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { resetThreadManually } from "@/lib/context/manual-reset";
-import { createAgents, systemOf, type TestAgent, useAgent } from "../support/agents";
+import { createAgents, setThreadAgent, systemOf, type TestAgent } from "../support/agents";
 import { createActor, replyText, sendTurn } from "../support/chat";
 import { scriptedModel, toolOutputs } from "../support/runs";
 
@@ -23,7 +23,7 @@ async function threadOn(profile: string, agents: TestAgent[]) {
   await createAgents(actor, agents);
   const hello = scriptedModel(() => ({ text: "Hi." }));
   await sendTurn(actor, threadId, "hello", { languageModel: () => hello.model });
-  await useAgent(actor, threadId, profile);
+  await setThreadAgent(actor, threadId, profile);
   return { actor, threadId };
 }
 
@@ -160,7 +160,7 @@ describe("handoff policy", () => {
     // Session 1, on the offline model: the fact is pinned by the handoff of a manual reset.
     await sendTurn(actor, threadId, "remember the deploy key lives in Vault");
     await resetThreadManually({ userId: actor.id, threadId, fromSession: 1 });
-    await useAgent(actor, threadId, "writer");
+    await setThreadAgent(actor, threadId, "writer");
     const script = scriptedModel((_prompt, call) =>
       call === 0 ? handOff("editor", "Write the release notes.") : { text: "On it." },
     );

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { handoffRevisions, handoffs, runs, sessions } from "@/db/schema";
-import { createAgents, systemOf, toolNamesOf, useAgent } from "../support/agents";
+import { createAgents, setThreadAgent, systemOf, toolNamesOf } from "../support/agents";
 import { createActor, sendTurn } from "../support/chat";
 import { scriptedModel } from "../support/runs";
 
@@ -68,7 +68,7 @@ describe("what models are told about handoffs", () => {
     });
     const deps = { languageModel: () => script.model };
     await sendTurn(actor, threadId, "hello", deps);
-    await useAgent(actor, threadId, "writer");
+    await setThreadAgent(actor, threadId, "writer");
     const turn = await sendTurn(actor, threadId, "write notes and hand them to editor", deps);
 
     // Every id the run's rows have.
@@ -98,7 +98,9 @@ describe("what models are told about handoffs", () => {
     expect(script.options.length).toBeGreaterThanOrEqual(6);
     const sent = JSON.stringify(script.options.map((o) => ({ prompt: o.prompt, tools: o.tools })));
     const results = JSON.stringify(
-      turn.parts.filter((p) => p.type === "tool-output-available").map((p) => p.output),
+      turn.parts
+        .filter((p) => p.type === "tool-output-available")
+        .map((p) => (p as { output?: unknown }).output),
     );
     for (const id of ids) {
       expect(sent).not.toContain(id);

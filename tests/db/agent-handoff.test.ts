@@ -13,7 +13,7 @@ import { readFile } from "@/db/queries/workspace";
 import { messages, runs } from "@/db/schema";
 import { NOT_RUN_HANDED_OFF } from "@/lib/agents/handoff/guard";
 import type { AgentHandoffPart } from "@/lib/chat/types";
-import { createAgents, systemOf, toolNamesOf, useAgent } from "../support/agents";
+import { createAgents, setThreadAgent, systemOf, toolNamesOf } from "../support/agents";
 import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 import { scriptedModel, storedMessages, toolOutputs } from "../support/runs";
 
@@ -45,7 +45,7 @@ async function writerAndEditor() {
 describe("agent handoff", () => {
   it("agent_handoff_continues_after_prior_commit: the target reads what the source wrote and finishes it", async () => {
     const { actor, threadId } = await writerAndEditor();
-    const script = scriptedModel((prompt, call) => {
+    const script = scriptedModel((_prompt, call) => {
       if (call === 0) return { text: "Ready." };
       const steps = [
         { toolName: "write_file", input: { path: "draft.md", content: "a rough draft" } },
@@ -63,7 +63,7 @@ describe("agent handoff", () => {
     });
     const deps = { languageModel: () => script.model };
     await sendTurn(actor, threadId, "hello", deps);
-    await useAgent(actor, threadId, "writer");
+    await setThreadAgent(actor, threadId, "writer");
 
     const turn = await sendTurn(actor, threadId, "write a draft, then have editor polish it", deps);
 
@@ -90,7 +90,7 @@ describe("agent handoff", () => {
       expect(system).toContain("## Objective\nPolish draft.md");
       expect(toolNamesOf(call).sort()).toEqual(["edit_file", "read_file", "write_file"]);
     }
-    expect(toolNamesOf(script.options[1] ?? script.options[0]!)).toContain("handoff_to_agent");
+    expect(toolNamesOf(script.options[1])).toContain("handoff_to_agent");
     // It read the source's file before writing it.
     expect(JSON.stringify(script.prompts[4])).toContain("a rough draft");
 
@@ -139,7 +139,7 @@ describe("agent handoff", () => {
       }
       return { text: "Editor here." };
     });
-    await useAgentOnNewThread(actor, threadId, "writer");
+    await threadWithAgent(actor, threadId, "writer");
     const turn = await sendTurn(actor, threadId, "go", { languageModel: () => script.model });
     expect(toolOutputs(turn.parts, "write_file")[0]).toEqual({
       ok: false,
@@ -160,12 +160,12 @@ describe("agent handoff", () => {
     const script = scriptedModel((_prompt, call) =>
       call === 0 ? handOff("reviewer", { objective: "Review the plan." }) : { text: "Looks good." },
     );
-    await useAgentOnNewThread(actor, threadId, "writer");
+    await threadWithAgent(actor, threadId, "writer");
     const turn = await sendTurn(actor, threadId, "review this", {
       languageModel: () => script.model,
     });
     expect(replyText(turn.parts)).toContain("Looks good.");
-    expect(toolNamesOf(script.options[1]!)).toEqual([]);
+    expect(toolNamesOf(script.options[1])).toEqual([]);
     const [run] = await getDb()
       .select()
       .from(runs)
@@ -177,12 +177,12 @@ describe("agent handoff", () => {
 });
 
 /** A thread whose first turn is plain, then set to `profile`. */
-async function useAgentOnNewThread(
+async function threadWithAgent(
   actor: Awaited<ReturnType<typeof createActor>>,
   threadId: string,
   profile: string,
 ) {
   const hello = scriptedModel(() => ({ text: "Hi." }));
   await sendTurn(actor, threadId, "hello", { languageModel: () => hello.model });
-  await useAgent(actor, threadId, profile);
+  await setThreadAgent(actor, threadId, profile);
 }

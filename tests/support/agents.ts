@@ -36,7 +36,7 @@ export async function createAgents(actor: Actor, agents: TestAgent[]): Promise<v
   }
 }
 
-export async function useAgent(actor: Actor, threadId: string, profile: string) {
+export async function setThreadAgent(actor: Actor, threadId: string, profile: string) {
   await updateThread({ userId: actor.id, threadId, profile });
 }
 
@@ -48,6 +48,8 @@ export function systemOf(prompt: LanguageModelV3Prompt): string {
     .join("\n");
 }
 
-export function toolNamesOf(call: LanguageModelV3CallOptions): string[] {
+/** The tools a call was given; a call that was never made fails the test. */
+export function toolNamesOf(call: LanguageModelV3CallOptions | undefined): string[] {
+  if (!call) throw new Error("the model call was not made");
   return (call.tools ?? []).map((t) => t.name);
 }
