@@ -10,7 +10,7 @@ import {
   assistant,
   type BriefFields,
   turn as finishTurn,
-  HANDOFF_TOOL_DEFINITIONS,
+  handoffToolDefinitions,
   agentBriefMarkdown as renderBrief,
 } from "@/tests/support/agent-brief";
 import {
@@ -25,7 +25,9 @@ import {
 let driver: OfflineDriver;
 beforeEach(async () => {
   process.env.BATON_LOCAL_DELAY_MS = "0";
-  driver = await createOfflineDriver(undefined, { extraDefinitions: HANDOFF_TOOL_DEFINITIONS });
+  driver = await createOfflineDriver(undefined, {
+    extraDefinitions: await handoffToolDefinitions(),
+  });
 });
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);

@@ -3,7 +3,7 @@
 // model call per step, as the run loop makes them.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { beforeEach, describe, expect, it } from "vitest";
-import { turn as finishTurn, HANDOFF_TOOL_DEFINITIONS } from "@/tests/support/agent-brief";
+import { turn as finishTurn, handoffToolDefinitions } from "@/tests/support/agent-brief";
 import {
   createOfflineDriver,
   json,
@@ -17,7 +17,9 @@ import { OFFLINE_MODEL_NOTICE } from "./offline-model";
 let driver: OfflineDriver;
 beforeEach(async () => {
   process.env.BATON_LOCAL_DELAY_MS = "0";
-  driver = await createOfflineDriver(undefined, { extraDefinitions: HANDOFF_TOOL_DEFINITIONS });
+  driver = await createOfflineDriver(undefined, {
+    extraDefinitions: await handoffToolDefinitions(),
+  });
 });
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const turn = (prompt: LanguageModelV3Prompt, text: string) => finishTurn(driver, prompt, text);

@@ -1,27 +1,32 @@
 // Agent handoff in the offline model's unit tests: the handoff tools' definitions a call offers
-// and the brief a target agent's system prompt holds, in the form the run renders it.
+// and the brief a target agent's system prompt holds, rendered by the run's own renderer.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { LegGuard } from "@/lib/agents/handoff/guard";
+import { createHandoffTools } from "@/lib/agents/handoff/tools";
+import { defaultProfile } from "@/lib/agents/profiles";
 import type { ToolDefinition } from "@/lib/ai/tokens";
+import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
+import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { json, type OfflineDriver, user } from "./offline-driver";
 
-export const HANDOFF_TOOL_DEFINITIONS: ToolDefinition[] = [
-  {
-    type: "function",
-    name: "handoff_to_agent",
-    description: "Hand the next stage of this run to another agent with a written brief.",
-    inputSchema: {
-      type: "object",
-      properties: { agentId: { type: "string" }, handoff: { type: "object" } },
-      required: ["agentId", "handoff"],
-    },
-  },
-  {
-    type: "function",
-    name: "list_agents",
-    description: "List the agents this one may hand off to.",
-    inputSchema: { type: "object", properties: { purpose: { type: "string" } } },
-  },
-];
+/** The definitions a call receives for the run's own handoff tools (their executes never run). */
+export function handoffToolDefinitions(): Promise<ToolDefinition[]> {
+  const unused = () => {
+    throw new Error("the definitions' context is never used");
+  };
+  const tools = createHandoffTools({
+    source: defaultProfile(),
+    guard: new LegGuard(),
+    handoffsSoFar: unused,
+    listAgents: unused,
+    findAgent: unused,
+    threadModelId: "baton/local",
+    isConfigured: unused,
+    callsTools: unused,
+    fit: unused,
+  });
+  return toolDefinitionsOf(tools);
+}
 
 export const HANDOFF_ACCEPTED = json({
   ok: true,
@@ -57,34 +62,17 @@ export interface BriefFields {
   additional?: Record<string, string>;
 }
 
-/** The markdown brief of an agent handoff; sections with nothing in them are left out. */
-export function agentBriefMarkdown(b: BriefFields): string {
-  const section = (heading: string, body: string | undefined) =>
-    body ? [`## ${heading}`, body, ""] : [];
-  const list = (heading: string, items: string[] | undefined) =>
-    items?.length ? [`## ${heading}`, ...items.map((i) => `- ${i}`), ""] : [];
-  return [
-    "# Handoff Brief",
-    "",
-    "You are now responsible for the next stage of this run. " +
-      `${b.from ?? "Agent Writer"} handed it to you with the brief below; nothing returns to them.`,
-    "",
-    ...section("Title", b.title),
-    ...section("Reason", b.reason),
-    "## Objective",
-    b.objective,
-    "",
-    ...section("Context Summary", b.contextSummary),
-    ...list("Workspace References", b.workspaceRefs),
-    ...list("Must Preserve", b.mustPreserve),
-    ...list("Completion Criteria", b.completionCriteria),
-    ...list(
-      "Additional Instructions",
-      Object.entries(b.additional ?? {}).map(([k, v]) => `${k}: ${v}`),
+/** The brief's markdown as the run renders it for the target (source "Agent Writer" unless named). */
+export function agentBriefMarkdown({
+  from = "Agent Writer",
+  additional = {},
+  ...fields
+}: BriefFields): string {
+  return renderBriefMarkdown(
+    normalizeBrief(
+      { ...additional, ...fields },
+      { id: "writer", name: from },
+      { id: "editor", name: "Editor" },
     ),
-    "## Working Notes",
-    "- Inspect the referenced files before editing them.",
-    "- Preserve earlier decisions unless this brief says to revise them.",
-    "- If another agent should continue, hand off again with a clear brief.",
-  ].join("\n");
+  );
 }
