@@ -12,7 +12,7 @@ import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
 import { LegGuard } from "./handoff/guard";
-import type { HandoffToolContext } from "./handoff/tools";
+import { type HandoffToolContext, handoffTargetsOf } from "./handoff/tools";
 import { findProfile, listAgents, type Profile } from "./profiles";
 import type { RunScope } from "./run-context";
 import type { ToolContext } from "./tools";
@@ -34,7 +34,7 @@ export class RunAgent {
     /** The run's scope as this agent: its prompt carries the handoff lines when it may hand off. */
     readonly scope: RunScope,
     readonly model: LanguageModelV3,
-    /** Whether handoff_to_agent and list_agents are offered (another agent exists). */
+    /** Whether handoff_to_agent and list_agents are offered (some agent could take the work). */
     readonly offersHandoff: boolean,
     private readonly request: Message,
     /** The thread's model: what a target without a model of its own runs on. */
@@ -51,8 +51,10 @@ export class RunAgent {
     threadModelId: string;
   }): Promise<RunAgent> {
     const { profile } = input;
-    const others = (await listAgents(input.userId)).filter((agent) => agent.id !== profile.id);
-    const offers = profile.toolsAllow.includes("handoff_to_agent") && others.length > 0;
+    // Offered only when some agent could take the work: the definitions cost every call tokens.
+    const offers =
+      profile.toolsAllow.includes("handoff_to_agent") &&
+      handoffTargetsOf(profile, await listAgents(input.userId)).length > 0;
     return new RunAgent(
       profile,
       {

@@ -9,37 +9,23 @@ import { redactText } from "./redact";
 const MAX_TEXT = 20_000;
 const MAX_ITEMS = 50;
 
-const textList = z.array(z.string().max(MAX_TEXT)).max(MAX_ITEMS);
+const textList = z.array(z.string());
 
 /**
  * `handoff` of handoff_to_agent as the model writes it. Only `objective` is required; other
- * fields the model adds are kept and rendered under "Additional Instructions". The objective's
- * emptiness is checked by the tool itself, so the model reads a clear error, not a schema dump.
+ * fields the model adds are kept and rendered under "Additional Instructions". Sizes and the
+ * objective's emptiness are checked by the tool itself (a clear error the model reads, never a
+ * schema dump), and the schema stays small: every call of an agent that may hand off pays for it.
  */
-export const briefInputSchema = z
-  .object({
-    objective: z
-      .string()
-      .max(MAX_TEXT)
-      .describe("What the next agent must achieve. Required: one or two clear sentences."),
-    title: z.string().max(200).optional().describe("A short title for the next stage."),
-    reason: z.string().max(MAX_TEXT).optional().describe("Why this agent should take over."),
-    contextSummary: z
-      .string()
-      .max(MAX_TEXT)
-      .optional()
-      .describe("What has been done so far and where things stand."),
-    workspaceRefs: textList
-      .optional()
-      .describe("Workspace file paths the next agent should read first."),
-    mustPreserve: textList
-      .optional()
-      .describe("Facts, decisions and constraints the next agent must keep."),
-    completionCriteria: textList
-      .optional()
-      .describe("How the next agent can tell its stage is done."),
-  })
-  .catchall(z.union([z.string().max(MAX_TEXT), z.number(), z.boolean(), textList]));
+export const briefInputSchema = z.looseObject({
+  objective: z.string().describe("What the next agent must achieve (required)."),
+  title: z.string().optional(),
+  reason: z.string().optional().describe("Why this agent should take over."),
+  contextSummary: z.string().optional().describe("What is done and where things stand."),
+  workspaceRefs: textList.optional().describe("Files the next agent should read first."),
+  mustPreserve: textList.optional().describe("Facts and decisions it must keep."),
+  completionCriteria: textList.optional().describe("How it can tell its stage is done."),
+});
 
 export type BriefInput = z.infer<typeof briefInputSchema>;
 
@@ -53,27 +39,39 @@ const KNOWN_FIELDS = new Set([
   "completionCriteria",
 ]);
 
+const capped = (text: string, max = MAX_TEXT) =>
+  text.length > max ? `${text.slice(0, max)}… [cut]` : text;
+
 const clean = (text: string | undefined) => {
   const trimmed = text?.trim();
-  return trimmed ? trimmed : undefined;
+  return trimmed ? capped(trimmed) : undefined;
 };
 
-const cleanList = (items: readonly string[] | undefined) => [
-  ...new Set((items ?? []).map((item) => item.trim()).filter((item) => item !== "")),
-];
+const cleanList = (items: readonly string[] | undefined) =>
+  [
+    ...new Set((items ?? []).map((item) => capped(item.trim())).filter((item) => item !== "")),
+  ].slice(0, MAX_ITEMS);
 
 /** The brief as stored: trimmed, empty fields dropped, extra fields as text. */
 export function normalizeBrief(input: BriefInput, from: AgentRef, to: AgentRef): AgentBrief {
   const additional: Record<string, string> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (KNOWN_FIELDS.has(key) || value === undefined) continue;
-    const text = Array.isArray(value) ? value.join("; ") : String(value);
-    if (text.trim() !== "") additional[key] = text.trim();
+    if (KNOWN_FIELDS.has(key) || value === undefined || value === null) continue;
+    const text = capped(
+      Array.isArray(value)
+        ? value.map(String).join("; ")
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value),
+    );
+    if (text.trim() !== "" && Object.keys(additional).length < MAX_ITEMS) {
+      additional[capped(key, 100)] = text.trim();
+    }
   }
   const brief: AgentBrief = {
     from,
     to,
-    objective: input.objective.trim(),
+    objective: capped(input.objective.trim()),
     workspaceRefs: cleanList(input.workspaceRefs),
     mustPreserve: cleanList(input.mustPreserve),
     completionCriteria: cleanList(input.completionCriteria),

@@ -63,28 +63,23 @@ export function handoffTargetsOf(source: Profile, agents: readonly Profile[]): A
 }
 
 export const HANDOFF_TOOL_DESCRIPTION =
-  "Hand the next stage of this work to another agent, with a written brief. Use the agent's id " +
-  "from list_agents. The other agent starts from your brief alone — write down the objective " +
-  "and everything it needs: context, files to read, facts to keep, how to tell it is done. " +
-  "Handing off ends your part: you call no further tools, and nothing comes back to you.";
+  "Hand the next stage of this work to another agent (its id from list_agents) with a brief: " +
+  "the objective and all it needs to know, since it starts from the brief alone. Your part " +
+  "then ends: you call no further tools, and nothing comes back to you.";
 
-export const LIST_AGENTS_DESCRIPTION =
-  "List the agents you can hand the next stage of this work to, with what each one does.";
+export const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
 
 export function createHandoffTools(ctx: HandoffToolContext) {
   return {
     handoff_to_agent: tool({
       description: HANDOFF_TOOL_DESCRIPTION,
       inputSchema: z.object({
-        agentId: z.string().max(100).describe("The id of the agent to hand off to."),
+        agentId: z.string().describe("The agent's id, from list_agents."),
         handoff: briefInputSchema,
-        pendingTaskPolicy: z
-          .enum(["denyIfPending"])
-          .optional()
-          .describe("What to do while calls await approval: denyIfPending (the only policy)."),
+        pendingTaskPolicy: z.enum(["denyIfPending"]).optional(),
       }),
       execute: async ({ agentId, handoff }, { toolCallId }): Promise<HandoffToolResult> => {
-        const id = agentId.trim();
+        const id = agentId.trim().slice(0, 100);
         let decision: HandoffCheck;
         try {
           decision = await checkHandoff({
@@ -127,7 +122,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
     list_agents: tool({
       description: LIST_AGENTS_DESCRIPTION,
       inputSchema: z.object({
-        purpose: z.enum(["handoff"]).describe("Why you are asking: handoff."),
+        purpose: z.enum(["handoff"]),
       }),
       execute: async () => {
         try {
