@@ -253,8 +253,9 @@ describe("formatMessages: sessions and dividers", () => {
   });
 
   it("returns nothing for an empty thread", () => {
-    expect(formatMessages([], [])).toEqual({ items: [], sessionStartIndex: {} });
-    expect(formatMessages([], sessionsUpTo(1))).toEqual({ items: [], sessionStartIndex: {} });
+    const empty = { items: [], sessionStartIndex: {}, sessionAgents: {} };
+    expect(formatMessages([], [])).toEqual(empty);
+    expect(formatMessages([], sessionsUpTo(1))).toEqual(empty);
   });
 
   it("renders a thread before its sessions load as session 1", () => {

@@ -2,12 +2,15 @@
 // synthetic session dividers and compaction markers, built so a live thread and its reload
 // produce the same rows.
 import type {
+  AgentHandoffPart,
+  AgentRef,
   ChatMessage,
   ContextResetEvent,
-  ContextResetPart,
+  HandoffView,
   SessionPart,
   SessionSummary,
 } from "@/lib/chat/types";
+import { type DividerHandoff, ThreadAgents } from "./format-agents";
 
 export interface MessageItem {
   kind: "message";
@@ -16,6 +19,8 @@ export interface MessageItem {
   /** The original message, or a copy holding only the parts of one session (same `id`). */
   message: ChatMessage;
   sessionNumber: number;
+  /** Who wrote an assistant row; set only in a thread that shows agents (see `sessionAgents`). */
+  agent?: AgentRef;
 }
 
 /** A reset that has started but not committed: the divider is a placeholder until it does. */
@@ -37,6 +42,8 @@ export interface SessionDividerItem {
    */
   session: SessionSummary;
   live?: LiveResetState;
+  /** For a session one agent handed to another: who handed it to whom, and why. */
+  agentHandoff?: DividerHandoff;
 }
 
 export interface CompactionItem {
@@ -74,6 +81,11 @@ export interface FormattedMessages {
    * with a row are listed (an empty list has none); live placeholders are not sessions yet.
    */
   sessionStartIndex: Record<number, number>;
+  /**
+   * Session number → its agent, for the sessions with a row, in a thread that has any agent
+   * besides the built-in Default; empty otherwise (such a thread names no agents).
+   */
+  sessionAgents: Record<number, AgentRef>;
 }
 
 /** Unloaded messages of one session in one seq range (see `messageGaps`). */
@@ -111,18 +123,44 @@ const NON_CONTENT_PARTS: ReadonlySet<string> = new Set([
   "data-context-reset",
   // Rendered as its own compaction row.
   "data-compaction",
+  // Rendered as the divider of the session it started.
+  "data-agent-handoff",
 ]);
 
-interface CompletedReset {
+/** Where a live message crosses into a new session: a committed reset or an agent handoff. */
+interface SessionBoundary {
   number: number;
-  data: ContextResetPart;
+  oldSessionId?: string;
+  newSessionId?: string;
+  handoff?: HandoffView;
+  movedMessageIds: string[];
+  /** Set when an agent handed the run to another. */
+  agentHandoff?: AgentHandoffPart;
 }
 
-function completedReset(part: Part): CompletedReset | null {
-  if (part.type !== "data-context-reset" || part.data.event !== "reset_complete") return null;
+function sessionBoundary(part: Part | undefined): SessionBoundary | null {
+  if (part?.type === "data-agent-handoff") {
+    const { sessionNumber, oldSessionId, newSessionId, handoff } = part.data;
+    return {
+      number: sessionNumber,
+      oldSessionId,
+      newSessionId,
+      handoff,
+      movedMessageIds: [],
+      agentHandoff: part.data,
+    };
+  }
+  if (part?.type !== "data-context-reset" || part.data.event !== "reset_complete") return null;
   // A completed reset without its session number cannot be placed; it stays inside its message.
-  const number = part.data.sessionNumber;
-  return number === undefined ? null : { number, data: part.data };
+  const { sessionNumber, oldSessionId, newSessionId, handoff, movedMessageIds } = part.data;
+  if (sessionNumber === undefined) return null;
+  return {
+    number: sessionNumber,
+    oldSessionId,
+    newSessionId,
+    handoff,
+    movedMessageIds: movedMessageIds ?? [],
+  };
 }
 
 /** Known sessions by number, from the thread API and, for live threads, from stream parts. */
@@ -217,18 +255,24 @@ interface ResetScan {
   registry: SessionRegistry;
   /** Message id → the session number a committed reset moved it into. */
   movedTo: Map<string, number>;
-  /** Session numbers started by a completed reset found in the list. */
+  /** Session numbers started by a completed reset or an agent handoff found in the list. */
   startedInList: Set<number>;
+  /** Session number → the live agent handoff that started it. */
+  agentHandoffs: Map<number, AgentHandoffPart>;
 }
 
-/** One pass over every part: what committed resets and `data-session` parts say about sessions. */
+/**
+ * One pass over every part: what committed resets, agent handoffs and `data-session` parts say
+ * about sessions.
+ */
 function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetScan {
   const registry = new SessionRegistry();
   for (const session of sessions) registry.add(session);
 
   const movedTo = new Map<string, number>();
   const startedInList = new Set<number>();
-  const resets = new Map<number, ContextResetPart>();
+  const boundaries = new Map<number, SessionBoundary>();
+  const agentHandoffs = new Map<number, AgentHandoffPart>();
   const sessionParts = new Map<string, SessionPart>();
   for (const message of messages) {
     for (const part of message.parts) {
@@ -236,15 +280,18 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
         if (!sessionParts.has(part.data.id)) sessionParts.set(part.data.id, part.data);
         continue;
       }
-      const reset = completedReset(part);
-      if (!reset) continue;
-      startedInList.add(reset.number);
-      if (!resets.has(reset.number)) resets.set(reset.number, reset.data);
-      for (const id of reset.data.movedMessageIds ?? []) movedTo.set(id, reset.number);
+      const boundary = sessionBoundary(part);
+      if (!boundary) continue;
+      startedInList.add(boundary.number);
+      if (!boundaries.has(boundary.number)) boundaries.set(boundary.number, boundary);
+      if (boundary.agentHandoff && !agentHandoffs.has(boundary.number)) {
+        agentHandoffs.set(boundary.number, boundary.agentHandoff);
+      }
+      for (const id of boundary.movedMessageIds) movedTo.set(id, boundary.number);
     }
   }
 
-  for (const [number, data] of resets) {
+  for (const [number, data] of boundaries) {
     const known = registry.byNumber.get(number);
     if (known) {
       // `sessions` may predate the handoff being attached; the stream's copy is newer.
@@ -253,15 +300,18 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
     }
     const announced = data.newSessionId ? sessionParts.get(data.newSessionId) : undefined;
     const previous = registry.byNumber.get(registry.numberOf(data.oldSessionId) ?? number - 1);
+    const target = data.agentHandoff?.to;
     registry.add(
       synthesizeSession({
         number,
         id: data.newSessionId ?? "",
         model: announced?.model ?? previous?.model ?? "",
-        profile: announced?.profile ?? previous?.profile ?? "",
-        trigger: announced?.trigger ?? "threshold",
+        // An agent handoff gives the session to its target; a reset keeps the agent.
+        profile: announced?.profile ?? target?.id ?? previous?.profile ?? "",
+        trigger: announced?.trigger ?? (target ? "agent_handoff" : "threshold"),
         startedAt: announced?.startedAt ?? data.handoff?.createdAt ?? "",
         handoff: data.handoff ?? null,
+        ...(target ? { agent: target } : previous?.agent ? { agent: previous.agent } : {}),
       }),
     );
   }
@@ -270,17 +320,22 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
     const { id, number, model, profile, trigger, startedAt } = announced;
     registry.add(synthesizeSession({ id, number, model, profile, trigger, startedAt }));
   }
-  return { registry, movedTo, startedInList };
+  return { registry, movedTo, startedInList, agentHandoffs };
 }
 
 /**
  * The session a message's first part runs in, from what the message itself says: the session a
- * reset it carries started from (most specific: the server may stamp either session in metadata),
- * its metadata, or the `data-session` part a turn starts with.
+ * reset or agent handoff it carries started from (most specific: the server may stamp either
+ * session in metadata), its metadata, or the `data-session` part a turn starts with.
  */
 function ownSession(message: ChatMessage, registry: SessionRegistry): number | undefined {
   let announced: number | undefined;
   for (const part of message.parts) {
+    if (part.type === "data-agent-handoff") {
+      const from = registry.numberOf(part.data.oldSessionId);
+      if (from !== undefined) return from;
+      break;
+    }
     if (part.type === "data-context-reset") {
       // Part ids are `reset-<fromSessionId>` (docs/streams.md): that covers events sent without
       // oldSessionId.
@@ -335,7 +390,9 @@ export function formatMessages(
   options: FormatMessagesOptions = {},
 ): FormattedMessages {
   const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
-  const { registry, movedTo, startedInList } = scanResets(ordered, sessions);
+  const { registry, movedTo, startedInList, agentHandoffs } = scanResets(ordered, sessions);
+  /** Messages shown in more than one row, one per session they ran in. */
+  const splitIds = new Set<string>();
 
   const bySession = new Map<number, SessionRows>();
   const rowsOf = (number: number): SessionRows => {
@@ -376,7 +433,11 @@ export function formatMessages(
     const parts = message.parts;
     let needsWalk = false;
     for (const part of parts) {
-      if (part.type === "data-context-reset" || part.type === "data-compaction") {
+      if (
+        part.type === "data-context-reset" ||
+        part.type === "data-compaction" ||
+        part.type === "data-agent-handoff"
+      ) {
         needsWalk = true;
         break;
       }
@@ -402,15 +463,21 @@ export function formatMessages(
         });
         continue;
       }
-      if (part?.type !== "data-context-reset") continue;
-      const { event } = part.data;
-      const reset = completedReset(part);
-      if (reset && reset.number !== segment.session) {
+      const boundary = sessionBoundary(part);
+      if (boundary && boundary.number !== segment.session) {
         segment.to = i;
         segments.push(segment);
-        segment = { session: reset.number, from: i + 1, to: parts.length, before: [], after: [] };
+        segment = {
+          session: boundary.number,
+          from: i + 1,
+          to: parts.length,
+          before: [],
+          after: [],
+        };
         continue;
       }
+      if (part?.type !== "data-context-reset") continue;
+      const { event } = part.data;
       const upcoming = segment.session + 1;
       // Once session N+1 is known the reset committed, whatever this stale part still says.
       if (
@@ -432,6 +499,7 @@ export function formatMessages(
     segments.push(segment);
 
     const split = segments.length > 1;
+    if (split) splitIds.add(message.id);
     // A half with nothing to show is dropped, but a message always keeps one row: the last,
     // where a reply that has not streamed any text yet will appear.
     let keep = segments.map((s) => !split || hasContent(parts, s.from, s.to));
@@ -463,6 +531,15 @@ export function formatMessages(
   }
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
 
+  const agents = new ThreadAgents(registry.byNumber, ordered, agentHandoffs);
+  const sessionAgents: Record<number, AgentRef> = {};
+  const attributed = (item: ListItem): ListItem => {
+    if (!agents.shown || item.kind !== "message") return item;
+    const agent = agents.writer(item.message, item.sessionNumber, splitIds.has(item.message.id));
+    if (agent) item.agent = agent;
+    return item;
+  };
+
   const items: ListItem[] = [];
   const sessionStartIndex: Record<number, number> = {};
   const numbers = [...bySession.keys()].sort((a, b) => a - b);
@@ -471,20 +548,24 @@ export function formatMessages(
     if (!rows) continue;
     const gaps = gapsBySession.get(number);
     if (gaps) rows.rows = withPlaceholders(rows.rows, gaps, chunkSize);
+    const agent = agents.shown ? agents.session(number) : undefined;
+    if (agent) sessionAgents[number] = agent;
     if (number >= 2) {
       sessionStartIndex[number] = items.length;
+      const agentHandoff = agents.handoff(number);
       items.push({
         kind: "session_divider",
         key: `session:${number}`,
         sessionNumber: number,
         session: registry.get(number),
+        ...(agentHandoff ? { agentHandoff } : {}),
       });
     }
-    for (const item of rows.moved) items.push(item);
-    for (const item of rows.rows) items.push(item);
+    for (const item of rows.moved) items.push(attributed(item));
+    for (const item of rows.rows) items.push(attributed(item));
   }
   if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
-  return { items, sessionStartIndex };
+  return { items, sessionStartIndex, sessionAgents };
 }
 
 const DEFAULT_CHUNK_SIZE = 100;
