@@ -85,11 +85,13 @@ class SharedMapping {
   /**
    * An agent under its stand-in: a custom agent's slug names a row of the owner's. The built-in
    * Default keeps its id (it names nothing of theirs), so the list can tell it from the others.
+   * An agent without a profile row is named by its slug in the owner's view; here it is "Agent".
    */
   agent(agent: AgentRef): AgentRef {
+    if (isDefaultAgent(agent)) return agent;
     return {
-      id: isDefaultAgent(agent) ? agent.id : this.ids.id("agent", agent.id),
-      name: redactText(agent.name).text,
+      id: this.ids.id("agent", agent.id),
+      name: agent.name === agent.id ? "Agent" : redactText(agent.name).text,
     };
   }
 
