@@ -220,6 +220,23 @@ describe("formatMessages: an agent handoff", () => {
     expect(fromReload.sessionAgents).toEqual({ 1: WRITER, 2: EDITOR });
   });
 
+  it("names the target as the writer of a reply handed over before it showed anything", () => {
+    const messages = [
+      ...history,
+      message(
+        "a1",
+        "assistant",
+        [sessionPart(1, WRITER), handoffPart(WRITER, EDITOR), sessionPart(2, EDITOR), text("Hi")],
+        // Stamped when the run started, by the agent it started with.
+        { seq: 4, sessionId: sid(1), status: "partial", agent: WRITER },
+      ),
+    ];
+    expect(seen(formatMessages(messages, [session(1, WRITER)]).items).slice(-2)).toEqual([
+      [2, "Writer → Editor", "The user asked for editor to take over."],
+      [2, "Editor", "Hi"],
+    ]);
+  });
+
   it("names the agents by the sessions' current names rather than the brief's", () => {
     const renamed = { ...EDITOR, name: "Copy editor" };
     const sessions = [session(1, WRITER), session(2, renamed)];

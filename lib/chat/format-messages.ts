@@ -391,7 +391,7 @@ export function formatMessages(
 ): FormattedMessages {
   const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
   const { registry, movedTo, startedInList, agentHandoffs } = scanResets(ordered, sessions);
-  /** Messages shown in more than one row, one per session they ran in. */
+  /** Messages that cross into another session: each of their rows is by its session's agent. */
   const splitIds = new Set<string>();
 
   const bySession = new Map<number, SessionRows>();
