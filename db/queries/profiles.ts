@@ -17,3 +17,12 @@ export async function getProfile({
     .where(and(eq(agentProfiles.userId, userId), eq(agentProfiles.id, profileId)));
   return row ?? null;
 }
+
+/** Every profile the user owns, by name. */
+export async function listProfiles({ userId }: { userId: string }): Promise<AgentProfile[]> {
+  return getDb()
+    .select()
+    .from(agentProfiles)
+    .where(eq(agentProfiles.userId, userId))
+    .orderBy(agentProfiles.name, agentProfiles.id);
+}
