@@ -152,12 +152,14 @@ function seen(items: ListItem[]) {
 const history = [
   message("u0", "user", [text("write draft.md: hello")], stored(1, 1)),
   message("a0", "assistant", [sessionPart(1, WRITER), text("Wrote draft.md")], stored(2, 1)),
-  message("u1", "user", [text("hand off to editor: polish draft.md")], stored(3, 1)),
 ];
+const REQUEST = "hand off to editor: polish draft.md";
 
 /** The browser's copy while the run streams: one message for both agents' parts. */
 const live = [
   ...history,
+  // Sent from this page: the stream never reports its seq or session.
+  message("u1", "user", [text(REQUEST)]),
   message(
     "a1",
     "assistant",
@@ -175,9 +177,13 @@ const live = [
   ),
 ];
 
-/** What the server stores: the source's half in session 1, the target's in session 2. */
+/**
+ * What the server stores: the source's half in session 1; the request, moved into the target's
+ * session (its context holds what it answers), and the target's half in session 2.
+ */
 const reloaded = [
   ...history,
+  message("u1", "user", [text(REQUEST)], stored(3, 2)),
   message(
     "a1",
     "assistant",
@@ -192,9 +198,9 @@ const reloaded = [
 const expected = [
   [1, "-", "write draft.md: hello"],
   [1, "Writer", "Wrote draft.md"],
-  [1, "-", "hand off to editor: polish draft.md"],
   [1, "Writer", "tool-handoff_to_agent"],
   [2, "Writer → Editor", "The user asked for editor to take over."],
+  [2, "-", REQUEST],
   [2, "Editor", "Polished draft.md"],
 ];
 
@@ -223,6 +229,7 @@ describe("formatMessages: an agent handoff", () => {
   it("names the target as the writer of a reply handed over before it showed anything", () => {
     const messages = [
       ...history,
+      message("u1", "user", [text(REQUEST)]),
       message(
         "a1",
         "assistant",
@@ -231,9 +238,40 @@ describe("formatMessages: an agent handoff", () => {
         { seq: 4, sessionId: sid(1), status: "partial", agent: WRITER },
       ),
     ];
-    expect(seen(formatMessages(messages, [session(1, WRITER)]).items).slice(-2)).toEqual([
+    expect(seen(formatMessages(messages, [session(1, WRITER)]).items).slice(-3)).toEqual([
       [2, "Writer → Editor", "The user asked for editor to take over."],
+      [2, "-", REQUEST],
       [2, "Editor", "Hi"],
+    ]);
+  });
+
+  it("labels the source's half by the source when its session began under another agent", () => {
+    // The thread was switched to the writer after session 1 began under the built-in Default.
+    const sessions = [session(1, DEFAULT_AGENT)];
+    const { items } = formatMessages(live, sessions);
+    expect(seen(items).slice(2)).toEqual([
+      [1, "Writer", "tool-handoff_to_agent"],
+      [2, "Writer → Editor", "The user asked for editor to take over."],
+      [2, "-", REQUEST],
+      [2, "Editor", "Polished draft.md"],
+    ]);
+  });
+
+  it("moves the user messages the handoff part names, when it names them", () => {
+    const part = handoffPart(WRITER, EDITOR);
+    if (part.type !== "data-agent-handoff") throw new Error("not a handoff part");
+    const named: Part = { ...part, data: { ...part.data, movedMessageIds: ["u0"] } };
+    const messages = [
+      message("u0", "user", [text("first")]),
+      message("u1", "user", [text("second")]),
+      message("a1", "assistant", [sessionPart(1, WRITER), handoffCall, named, text("Done")]),
+    ];
+    expect(seen(formatMessages(messages, [session(1, WRITER)]).items)).toEqual([
+      [1, "-", "second"],
+      [1, "Writer", "tool-handoff_to_agent"],
+      [2, "Writer → Editor", "The user asked for editor to take over."],
+      [2, "-", "first"],
+      [2, "Editor", "Done"],
     ]);
   });
 
@@ -241,7 +279,7 @@ describe("formatMessages: an agent handoff", () => {
     const renamed = { ...EDITOR, name: "Copy editor" };
     const sessions = [session(1, WRITER), session(2, renamed)];
     const { items } = formatMessages(reloaded, sessions);
-    expect(seen(items)[4]).toEqual([2, "Writer → Copy editor", expect.any(String)]);
+    expect(seen(items)[3]).toEqual([2, "Writer → Copy editor", expect.any(String)]);
   });
 
   it("takes a reply's writer from the reply, else from its session", () => {

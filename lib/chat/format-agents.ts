@@ -59,14 +59,10 @@ export class ThreadAgents {
     return agent;
   }
 
-  /**
-   * Who wrote a reply shown in session `number`: its own record, unless the row is half of a
-   * live reply that ran across sessions (its metadata then speaks for one half only).
-   */
-  writer(message: ChatMessage, number: number, split: boolean): AgentRef | undefined {
+  /** Who wrote a reply shown in session `number`: its own record, else the session's agent. */
+  writer(message: ChatMessage, number: number): AgentRef | undefined {
     if (message.role !== "assistant") return undefined;
-    const own = split ? undefined : message.metadata?.agent;
-    return own ?? this.session(number);
+    return message.metadata?.agent ?? this.session(number);
   }
 
   /** For a session an agent handed over: its brief's agents under their current names. */
@@ -91,4 +87,24 @@ export class ThreadAgents {
       ...(reason ? { reason } : {}),
     };
   }
+}
+
+/**
+ * Who wrote each stretch of a live reply that crossed sessions, given the agent handoff that
+ * opened each stretch (none for the first, or one a reset opened): a handoff's source wrote up
+ * to it, its target from it on, and a reset changes no writer. Undefined where no handoff says:
+ * the reply's metadata then holds (the stream stamps it with the agent writing now, so it speaks
+ * for the last stretch only once a handoff happened).
+ */
+export function stretchWriters(
+  openedBy: readonly (AgentHandoffPart | undefined)[],
+): (AgentRef | undefined)[] {
+  const writers: (AgentRef | undefined)[] = openedBy.map(() => undefined);
+  for (const [i, handoff] of openedBy.entries()) {
+    if (!handoff) continue;
+    writers[i] = handoff.to;
+    for (let j = i - 1; j >= 0 && writers[j] === undefined; j--) writers[j] = handoff.from;
+  }
+  for (let i = 1; i < writers.length; i++) writers[i] ??= writers[i - 1];
+  return writers;
 }

@@ -10,7 +10,7 @@ import type {
   SessionPart,
   SessionSummary,
 } from "@/lib/chat/types";
-import { type DividerHandoff, ThreadAgents } from "./format-agents";
+import { type DividerHandoff, stretchWriters, ThreadAgents } from "./format-agents";
 
 export interface MessageItem {
   kind: "message";
@@ -140,13 +140,13 @@ interface SessionBoundary {
 
 function sessionBoundary(part: Part | undefined): SessionBoundary | null {
   if (part?.type === "data-agent-handoff") {
-    const { sessionNumber, oldSessionId, newSessionId, handoff } = part.data;
+    const { sessionNumber, oldSessionId, newSessionId, handoff, movedMessageIds } = part.data;
     return {
       number: sessionNumber,
       oldSessionId,
       newSessionId,
       handoff,
-      movedMessageIds: [],
+      movedMessageIds: movedMessageIds ?? [],
       agentHandoff: part.data,
     };
   }
@@ -274,7 +274,9 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
   const boundaries = new Map<number, SessionBoundary>();
   const agentHandoffs = new Map<number, AgentHandoffPart>();
   const sessionParts = new Map<string, SessionPart>();
+  let lastUser: string | undefined;
   for (const message of messages) {
+    if (message.role === "user") lastUser = message.id;
     for (const part of message.parts) {
       if (part.type === "data-session") {
         if (!sessionParts.has(part.data.id)) sessionParts.set(part.data.id, part.data);
@@ -287,7 +289,13 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
       if (boundary.agentHandoff && !agentHandoffs.has(boundary.number)) {
         agentHandoffs.set(boundary.number, boundary.agentHandoff);
       }
-      for (const id of boundary.movedMessageIds) movedTo.set(id, boundary.number);
+      // The target's session holds the request it answers: the server moves it there. A part
+      // that does not list what moved means the user message the reply sits under.
+      const moved =
+        boundary.agentHandoff && !boundary.agentHandoff.movedMessageIds && lastUser
+          ? [lastUser]
+          : boundary.movedMessageIds;
+      for (const id of moved) movedTo.set(id, boundary.number);
     }
   }
 
@@ -359,6 +367,8 @@ interface Segment {
   to: number;
   before: ListItem[];
   after: ListItem[];
+  /** The agent handoff that opened this segment, if one did. */
+  openedBy?: AgentHandoffPart;
 }
 
 interface SessionRows {
@@ -391,8 +401,8 @@ export function formatMessages(
 ): FormattedMessages {
   const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
   const { registry, movedTo, startedInList, agentHandoffs } = scanResets(ordered, sessions);
-  /** Messages that cross into another session: each of their rows is by its session's agent. */
-  const splitIds = new Set<string>();
+  /** Rows of replies an agent handed over midway: who wrote each (see `stretchWriters`). */
+  const rowWriters = new Map<ListItem, AgentRef>();
 
   const bySession = new Map<number, SessionRows>();
   const rowsOf = (number: number): SessionRows => {
@@ -473,6 +483,7 @@ export function formatMessages(
           to: parts.length,
           before: [],
           after: [],
+          ...(boundary.agentHandoff ? { openedBy: boundary.agentHandoff } : {}),
         };
         continue;
       }
@@ -499,7 +510,7 @@ export function formatMessages(
     segments.push(segment);
 
     const split = segments.length > 1;
-    if (split) splitIds.add(message.id);
+    const writers = split ? stretchWriters(segments.map((s) => s.openedBy)) : [];
     // A half with nothing to show is dropped, but a message always keeps one row: the last,
     // where a reply that has not streamed any text yet will appear.
     let keep = segments.map((s) => !split || hasContent(parts, s.from, s.to));
@@ -510,12 +521,15 @@ export function formatMessages(
       if (i > 0) current = Math.max(current, s.session);
       for (const item of s.before) target.push(item);
       if (keep[i]) {
-        target.push({
+        const row: MessageItem = {
           kind: "message",
           key: i === 0 ? message.id : `${message.id}:s${s.session}`,
           message: split ? { ...message, parts: parts.slice(s.from, s.to) } : message,
           sessionNumber: s.session,
-        });
+        };
+        const writer = writers[i];
+        if (writer) rowWriters.set(row, writer);
+        target.push(row);
       }
       for (const item of s.after) target.push(item);
     }
@@ -535,7 +549,7 @@ export function formatMessages(
   const sessionAgents: Record<number, AgentRef> = {};
   const attributed = (item: ListItem): ListItem => {
     if (!agents.shown || item.kind !== "message") return item;
-    const agent = agents.writer(item.message, item.sessionNumber, splitIds.has(item.message.id));
+    const agent = rowWriters.get(item) ?? agents.writer(item.message, item.sessionNumber);
     if (agent) item.agent = agent;
     return item;
   };
