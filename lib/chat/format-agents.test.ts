@@ -257,6 +257,71 @@ describe("formatMessages: an agent handoff", () => {
     ]);
   });
 
+  it("follows a chain of handoffs in one run, live and after a reload", () => {
+    const REVIEWER: AgentRef = { id: "reviewer", name: "Reviewer" };
+    const live = [
+      message("u1", "user", [text(REQUEST)]),
+      message(
+        "a1",
+        "assistant",
+        [
+          sessionPart(1, WRITER),
+          handoffCall,
+          handoffPart(WRITER, EDITOR, 1),
+          sessionPart(2, EDITOR),
+          handoffCall,
+          handoffPart(EDITOR, REVIEWER, 2),
+          sessionPart(3, REVIEWER),
+          text("Reviewed"),
+        ],
+        { seq: 4, sessionId: sid(3), status: "partial", agent: REVIEWER },
+      ),
+    ];
+    const reloaded = [
+      message("u1", "user", [text(REQUEST)], stored(1, 3)),
+      message(
+        "a1",
+        "assistant",
+        [handoffCall, handoffPart(WRITER, EDITOR, 1)],
+        stored(2, 1, WRITER),
+      ),
+      message(
+        "a2",
+        "assistant",
+        [handoffCall, handoffPart(EDITOR, REVIEWER, 2)],
+        stored(3, 2, EDITOR),
+      ),
+      message("a3", "assistant", [text("Reviewed")], stored(4, 3, REVIEWER)),
+    ];
+    const sessions = [
+      session(1, WRITER),
+      session(2, EDITOR),
+      session(3, REVIEWER, { handoff: agentHandoff(EDITOR, REVIEWER, 3) }),
+    ];
+    const chain = [
+      [1, "Writer", "tool-handoff_to_agent"],
+      [2, "Writer → Editor", "The user asked for editor to take over."],
+      [2, "Editor", "tool-handoff_to_agent"],
+      [3, "Editor → Reviewer", "The user asked for editor to take over."],
+      [3, "-", REQUEST],
+      [3, "Reviewer", "Reviewed"],
+    ];
+    expect(seen(formatMessages(live, [session(1, WRITER)]).items)).toEqual(chain);
+    expect(seen(formatMessages(reloaded, sessions).items)).toEqual(chain);
+  });
+
+  it("leaves a stored user message in the session it is stored in", () => {
+    const messages = [
+      message("u0", "user", [text("stored above")], stored(1, 1)),
+      message("a1", "assistant", [handoffCall, handoffPart(WRITER, EDITOR)], stored(2, 1, WRITER)),
+    ];
+    const sessions = [session(1, WRITER), session(2, EDITOR)];
+    expect(seen(formatMessages(messages, sessions).items).slice(0, 2)).toEqual([
+      [1, "-", "stored above"],
+      [1, "Writer", "tool-handoff_to_agent"],
+    ]);
+  });
+
   it("moves the user messages the handoff part names, when it names them", () => {
     const part = handoffPart(WRITER, EDITOR);
     if (part.type !== "data-agent-handoff") throw new Error("not a handoff part");
