@@ -546,6 +546,7 @@ class RunLoop {
         newSessionId: transfer.session.id,
         sessionNumber: transfer.session.number,
         handoff: transfer.handoff,
+        movedMessageIds: transfer.movedMessageIds,
       },
     });
     await this.storeMessage(

@@ -38,6 +38,8 @@ export interface Transfer {
   session: ChatSession;
   handoff: HandoffView;
   brief: AgentBrief;
+  /** The user messages the commit moved into the target's session (the request first). */
+  movedMessageIds: string[];
 }
 
 export class HandoffCommitError extends Error {
