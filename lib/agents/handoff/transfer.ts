@@ -131,6 +131,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       session: committed.session,
       handoff: handoffViewOf(rev, rev.handoffKey),
       brief: rev.brief,
+      movedMessageIds: committed.movedMessageIds,
     };
   } catch (error) {
     await finishResetWithoutCommit({
