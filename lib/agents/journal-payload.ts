@@ -94,10 +94,13 @@ function cappedValue(value: unknown, key: string | null, level: number, walk: Wa
     return TOO_DEEP;
   }
   if (Array.isArray(value)) {
-    const kept = value
-      .slice(0, PAYLOAD_LIMITS.arrayItems)
-      .map((item) => cappedValue(item, key, level + 1, walk) ?? null);
-    const more = value.length - PAYLOAD_LIMITS.arrayItems;
+    const kept: unknown[] = [];
+    for (const item of value) {
+      if (kept.length >= PAYLOAD_LIMITS.arrayItems || walk.budget <= 0) break;
+      kept.push(cappedValue(item, key, level + 1, walk) ?? null);
+      walk.budget -= 1;
+    }
+    const more = value.length - kept.length;
     if (more > 0) {
       walk.truncated = true;
       kept.push(`… [${more} more items]`);
@@ -106,6 +109,10 @@ function cappedValue(value: unknown, key: string | null, level: number, walk: Wa
   }
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
+    if (walk.budget <= 0) {
+      walk.truncated = true;
+      break;
+    }
     const field = cappedString(name, null, walk);
     const copied = cappedValue(item, name, level + 1, walk);
     if (copied !== undefined) out[field] = copied;
@@ -119,9 +126,11 @@ const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value)).leng
 
 /** Drops the largest top-level fields until the JSON fits, listing them in `droppedFields`. */
 function fitted(payload: Record<string, unknown>): Record<string, unknown> {
-  if (jsonBytes(payload) <= PAYLOAD_LIMITS.jsonBytes) return payload;
+  let total = jsonBytes(payload);
+  if (total <= PAYLOAD_LIMITS.jsonBytes) return payload;
+  // A field's share of the whole: `"name":value` and its comma.
   const sizes = Object.entries(payload)
-    .map(([name, value]) => ({ name, bytes: jsonBytes({ [name]: value }) }))
+    .map(([name, value]) => ({ name, bytes: jsonBytes({ [name]: value }) - 1 }))
     .sort((a, b) => b.bytes - a.bytes);
   const kept = { ...payload };
   const dropped: string[] = [];
@@ -131,25 +140,44 @@ function fitted(payload: Record<string, unknown>): Record<string, unknown> {
     droppedFields: dropped.slice(0, DROPPED_NAMES).map((n) => n.slice(0, DROPPED_NAME_CHARS)),
     ...(dropped.length > DROPPED_NAMES ? { droppedFieldCount: dropped.length } : {}),
   });
+  // The flag and the count, then each listed name (quoted, with its comma).
+  let noteBytes = 64;
+  for (const { name, bytes } of sizes) {
+    // The running totals only spare re-encoding the whole each time; the check below is exact.
+    if (total + noteBytes <= PAYLOAD_LIMITS.jsonBytes) break;
+    delete kept[name];
+    if (dropped.length < DROPPED_NAMES) {
+      noteBytes += encoder.encode(name.slice(0, DROPPED_NAME_CHARS)).length + 3;
+    }
+    dropped.push(name);
+    total -= bytes;
+  }
+  let result = withNote();
   for (const { name } of sizes) {
-    if (jsonBytes(withNote()) <= PAYLOAD_LIMITS.jsonBytes) break;
+    if (jsonBytes(result) <= PAYLOAD_LIMITS.jsonBytes) break;
+    if (!(name in kept)) continue;
     delete kept[name];
     dropped.push(name);
+    result = withNote();
   }
-  return withNote();
+  return result;
 }
 
 /**
  * The payload as the journal stores it: redacted, capped, at most PAYLOAD_LIMITS.jsonBytes of
- * JSON. `truncated: true` is set when anything was cut; the input is not mutated.
+ * JSON. `truncated: true` is set when anything was cut; the input is not mutated. Each
+ * top-level field has a work budget of its own, so one huge field cannot starve the small ones
+ * (token counts, names) that survive the drop.
  */
 export function cappedPayload(payload: Record<string, unknown>): Record<string, unknown> {
-  const walk: Walk = { budget: WORK_BUDGET, truncated: false };
-  const copied = cappedValue(payload, null, 0, walk);
-  const object =
-    copied !== null && typeof copied === "object" && !Array.isArray(copied)
-      ? (copied as Record<string, unknown>)
-      : { value: copied };
-  const capped = walk.truncated ? { ...object, truncated: true } : object;
-  return fitted(capped);
+  let truncated = false;
+  const object: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(payload)) {
+    const walk: Walk = { budget: WORK_BUDGET, truncated: false };
+    const field = cappedString(name, null, walk);
+    const copied = cappedValue(value, name, 1, walk);
+    if (copied !== undefined) object[field] = copied;
+    truncated ||= walk.truncated;
+  }
+  return fitted(truncated ? { ...object, truncated: true } : object);
 }
