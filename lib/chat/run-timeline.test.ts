@@ -2,7 +2,8 @@
 // calls, approvals, handoffs and resets, the time steps took and the tokens reported.
 import { describe, expect, it } from "vitest";
 import type { RunEventView } from "@/lib/agents/journal-schemas";
-import { formatDuration, timelineGroups } from "./run-timeline";
+import { formatDuration, replyRequestIds, timelineGroups } from "./run-timeline";
+import type { ChatMessage } from "./types";
 
 const T0 = Date.parse("2024-05-01T10:00:00.000Z");
 let seq = 0;
@@ -121,5 +122,42 @@ describe("formatDuration", () => {
       "1 min",
       "2 min 5 s",
     ]);
+  });
+});
+
+describe("replyRequestIds", () => {
+  const message = (id: string, role: "user" | "assistant", seq?: number, status?: "queued") =>
+    ({
+      id,
+      role,
+      parts: [],
+      metadata: { ...(seq === undefined ? {} : { seq }), ...(status ? { status } : {}) },
+    }) as ChatMessage;
+
+  it("gives each reply the user message above it, both halves of a split reply included", () => {
+    const messages = [
+      message("q1", "user", 1),
+      message("r1", "assistant", 2),
+      message("q2", "user", 3),
+      message("r2a", "assistant", 4),
+      message("r2b", "assistant", 5),
+      message("q3", "user", 6, "queued"),
+    ];
+    expect(replyRequestIds(messages)).toEqual(
+      new Map([
+        ["r1", "q1"],
+        ["r2a", "q2"],
+        ["r2b", "q2"],
+      ]),
+    );
+  });
+
+  it("follows thread order, not the order the list holds them in", () => {
+    const messages = [message("r1", "assistant", 2), message("q1", "user", 1)];
+    expect(replyRequestIds(messages)).toEqual(new Map([["r1", "q1"]]));
+  });
+
+  it("gives no question to a reply with none above it (an older page not loaded)", () => {
+    expect(replyRequestIds([message("r9", "assistant", 9)])).toEqual(new Map());
   });
 });

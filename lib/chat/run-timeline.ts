@@ -3,6 +3,8 @@
 // with the time things took and the tokens the payloads report. Pure; the payload fields read
 // here are the ones docs/journal.md lists.
 import type { RunEventView } from "@/lib/agents/journal-schemas";
+import { inThreadOrder } from "./format-messages";
+import type { ChatMessage } from "./types";
 
 export interface TimelineEvent {
   event: RunEventView;
@@ -192,4 +194,20 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1_000);
   return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+}
+
+/**
+ * Each reply's question: the nearest user message above it in thread order (a reply is stored
+ * right under the message it answers, and a reply split by a reset has both halves there).
+ * The timeline looks the run up by that message.
+ */
+export function replyRequestIds(messages: readonly ChatMessage[]): Map<string, string> {
+  const requests = new Map<string, string>();
+  let question: string | null = null;
+  for (const message of inThreadOrder([...messages])) {
+    if (message.role === "user")
+      question = message.metadata?.status === "queued" ? null : message.id;
+    else if (message.role === "assistant" && question) requests.set(message.id, question);
+  }
+  return requests;
 }
