@@ -10,6 +10,7 @@ import {
   type AgentNames,
   agentName,
   formatDuration,
+  formatOffset,
   type TimelineEvent,
   type TimelineGroup,
   timelineGroups,
@@ -260,7 +261,7 @@ function EventRow({ item, start }: { item: TimelineEvent; start: number }) {
         title={new Date(event.at).toLocaleString()}
         className="text-right font-mono text-xs leading-5 text-zinc-500 tabular-nums"
       >
-        +{formatDuration(Math.max(0, offset))}
+        {formatOffset(Math.max(0, offset))}
       </time>
       <div className="min-w-0">
         <p className="flex flex-wrap items-baseline gap-x-2">

@@ -2,7 +2,7 @@
 // calls, approvals, handoffs and resets, the time steps took and the tokens reported.
 import { describe, expect, it } from "vitest";
 import type { RunEventView } from "@/lib/agents/journal-schemas";
-import { formatDuration, replyRequestIds, timelineGroups } from "./run-timeline";
+import { formatDuration, formatOffset, replyRequestIds, timelineGroups } from "./run-timeline";
 import type { ChatMessage } from "./types";
 
 const T0 = Date.parse("2024-05-01T10:00:00.000Z");
@@ -121,6 +121,12 @@ describe("formatDuration", () => {
       "3.4 s",
       "1 min",
       "2 min 5 s",
+    ]);
+    expect([850, 3_400, 75_100, 3_725_000].map(formatOffset)).toEqual([
+      "+850 ms",
+      "+3.4 s",
+      "+1:15",
+      "+62:05",
     ]);
   });
 });

@@ -187,6 +187,13 @@ export function timelineGroups(
   return groups;
 }
 
+/** An event's time since the run's first: "+850 ms", "+3.4 s", "+2:05" past a minute. */
+export function formatOffset(ms: number): string {
+  if (ms < 60_000) return `+${formatDuration(ms)}`;
+  const seconds = Math.floor(ms / 1_000);
+  return `+${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 /** "850 ms", "3.4 s", "2 min 5 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;
