@@ -3,7 +3,7 @@
 // who handled what, in order — one section per agent invocation with its tool calls, approvals,
 // handoffs and resets, the time each took and the tokens reported (docs/journal.md). The
 // browser's modal dialog traps focus and closes on Escape; focus goes back to the button.
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { RunEventsResponse } from "@/lib/agents/journal-schemas";
 import {
@@ -58,12 +58,14 @@ export function RunTimelineButton({ threadId, requestMessageId }: RunTimelineTar
   );
 }
 
-function useReplyJournal(threadId: string, requestMessageId: string, attempt: number): Load {
+/** The reply's journal with the agents' names; `reload` asks again (Try again). */
+function useReplyJournal(threadId: string, requestMessageId: string) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
-  useEffect(() => {
-    // `attempt` is read so that Try again loads anew.
-    void attempt;
+  const controllerRef = useRef<AbortController | null>(null);
+  const reload = useCallback(() => {
+    controllerRef.current?.abort();
     const controller = new AbortController();
+    controllerRef.current = controller;
     setLoad({ state: "loading" });
     Promise.all([
       fetchReplyJournal(threadId, requestMessageId, controller.signal),
@@ -84,9 +86,12 @@ function useReplyJournal(threadId: string, requestMessageId: string, attempt: nu
           message: error instanceof Error ? error.message : "Couldn't load the journal.",
         });
       });
-    return () => controller.abort();
-  }, [threadId, requestMessageId, attempt]);
-  return load;
+  }, [threadId, requestMessageId]);
+  useEffect(() => {
+    reload();
+    return () => controllerRef.current?.abort();
+  }, [reload]);
+  return { load, reload };
 }
 
 function RunTimelineDialog({
@@ -96,8 +101,8 @@ function RunTimelineDialog({
 }: RunTimelineTarget & { onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [attempt, setAttempt] = useState(0);
-  const load = useReplyJournal(threadId, requestMessageId, attempt);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const { load, reload } = useReplyJournal(threadId, requestMessageId);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -120,6 +125,7 @@ function RunTimelineDialog({
           {load.state === "ready" ? <RunLine journal={load.journal} /> : null}
         </div>
         <Button
+          ref={closeRef}
           size="sm"
           variant="ghost"
           onClick={() => dialogRef.current?.close()}
@@ -142,7 +148,14 @@ function RunTimelineDialog({
             <p role="alert" className="text-red-600 dark:text-red-400">
               {load.message}
             </p>
-            <Button size="sm" onClick={() => setAttempt((n) => n + 1)}>
+            <Button
+              size="sm"
+              onClick={() => {
+                // The button goes with the error it answers: keep focus in the dialog.
+                closeRef.current?.focus();
+                reload();
+              }}
+            >
               Try again
             </Button>
           </div>
