@@ -21,6 +21,7 @@ import {
 import { type ChatBodyKind, chatRequestBody } from "@/lib/chat/chat-body";
 import { formatMessages, inThreadOrder, messageGaps } from "@/lib/chat/format-messages";
 import { queuedMessages, reconcileMessages, runningReset } from "@/lib/chat/live-messages";
+import { replyRequestIds } from "@/lib/chat/run-timeline";
 import { type ApprovalDecision, pendingApprovalIds } from "@/lib/chat/tool-view";
 import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
@@ -318,6 +319,8 @@ export function ChatPanel({
     return [...older, ...messages, ...queuedMessages(queued)];
   }, [pages.loaded, chatIds, messages, queued]);
 
+  const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
+
   const formatted = useMemo(() => {
     const gaps = messageGaps({ sessions, messages: listMessages, covered: pages.covered });
     const result = formatMessages(listMessages, sessions, { gaps });
@@ -341,6 +344,8 @@ export function ChatPanel({
     continueReply,
     editLast,
     answerApproval,
+    threadId: threadExists ? threadId : undefined,
+    requestIds,
   };
 
   return (

@@ -18,9 +18,25 @@ export interface ActionContext {
   continueReply: (messageId: string) => void;
   editLast: () => void;
   answerApproval: (approvalId: string, decision: ApprovalDecision) => void;
+  /** The thread, once it exists on the server: replies then offer their run timeline. */
+  threadId?: string;
+  /** Each reply's question (lib/chat/run-timeline.ts replyRequestIds). */
+  requestIds?: ReadonlyMap<string, string>;
+}
+
+/** The run timeline of a reply, offered whatever else is going on (it only reads). */
+function timelineOf(message: ChatMessage, context: ActionContext): MessageActions {
+  const requestMessageId = context.requestIds?.get(message.id);
+  if (message.role !== "assistant" || !context.threadId || !requestMessageId) return {};
+  return { timeline: { threadId: context.threadId, requestMessageId } };
 }
 
 export function actionsFor(message: ChatMessage, context: ActionContext): MessageActions {
+  const timeline = timelineOf(message, context);
+  return { ...rowActions(message, context), ...timeline };
+}
+
+function rowActions(message: ChatMessage, context: ActionContext): MessageActions {
   const { messages, locked, failed, regenerate, editLast } = context;
   if (locked) return {};
   const lastMessage = messages.at(-1);

@@ -9,6 +9,7 @@ import { replyNotice } from "@/lib/chat/reply-notice";
 import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
 import { messageMarkdownComponents } from "./markdown-components";
+import { RunTimelineButton, type RunTimelineTarget } from "./run-timeline";
 import { ToolCard } from "./tool-card";
 
 export interface MessageActions {
@@ -19,6 +20,8 @@ export interface MessageActions {
   onContinue?: () => void;
   /** Answers a tool call waiting for approval in this message. */
   onApproval?: (approvalId: string, decision: ApprovalDecision) => void;
+  /** The run journal of this reply (absent where it cannot be looked up: a shared thread). */
+  timeline?: RunTimelineTarget;
 }
 
 function textOf(message: ChatMessage): string {
@@ -146,6 +149,7 @@ export const MessageView = memo(function MessageView({
             Regenerate
           </button>
         ) : null}
+        {actions.timeline ? <RunTimelineButton {...actions.timeline} /> : null}
       </div>
       {notice === "interrupted" ? <InterruptedNotice actions={actions} /> : null}
     </div>

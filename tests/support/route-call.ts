@@ -119,6 +119,10 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
+  const [run] = rowsOf<{ id: string }>(
+    await getDb().execute(sql`select id from runs where thread_id = ${threadId} limit 1`),
+  );
+
   const share = await json(
     await callRoute(
       routeAt("/api/threads/[id]/share"),
@@ -155,6 +159,7 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
     victim: {
       threadId,
       shareToken: String(share.token),
+      ...(run ? { runId: run.id } : {}),
       handoffKey: "victim-notes",
       handoffId: String(handoff.id),
       tokenId: String(token.id),

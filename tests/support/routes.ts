@@ -108,6 +108,8 @@ export interface Victim {
   token: string;
   /** The share token of the victim's thread. */
   shareToken: string;
+  /** The run that answered the victim's message (absent where the seeding made none). */
+  runId?: string;
   email: string;
   password: string;
 }
@@ -169,6 +171,7 @@ function dynamicValue(route: RouteFile, index: number, name: string, victim: Vic
   if (parent === "tokens") return victim.tokenId;
   if (parent === "handoffs") return victim.handoffKey;
   if (parent === "share") return victim.shareToken;
+  if (parent === "runs") return victim.runId ?? randomUUID();
   throw new Error(
     `${route.file}: no sample value for [${name}] after "${parent}"; add one in tests/support/routes.ts`,
   );
@@ -238,6 +241,8 @@ function queryFor(pattern: string): Record<string, string> {
       return { project: "p", repo: "r", state: "prepared", limit: "20" };
     case "/api/handoffs/[key]":
       return { revision: "1" };
+    case "/api/threads/[id]/runs":
+      return { request: randomUUID() };
     case "/api/threads/[id]/files/[...path]":
     case "/share/[token]/files/[...path]":
       return { version: "1" };

@@ -1,0 +1,57 @@
+// Response shapes of the run journal API (`GET /api/threads/{id}/runs?request=…` and
+// `GET /api/threads/{id}/runs/{runId}/events`). Handlers parse what they return with these, and
+// the run timeline parses with them too.
+import { z } from "zod";
+import type { Run, RunEvent } from "@/db/schema";
+
+export const runSummarySchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  stepCount: z.number().int(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const runEventViewSchema = z.object({
+  seq: z.number().int(),
+  /** One of RunEventType (lib/agents/journal.ts); a reader shows types it does not know too. */
+  type: z.string(),
+  agent: z.string().nullable(),
+  invocationId: z.string().nullable(),
+  at: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type RunEventView = z.infer<typeof runEventViewSchema>;
+
+/** `GET /api/threads/{id}/runs/{runId}/events`. */
+export const runEventsResponseSchema = z.object({
+  run: runSummarySchema,
+  events: z.array(runEventViewSchema),
+});
+export type RunEventsResponse = z.infer<typeof runEventsResponseSchema>;
+
+/** `GET /api/threads/{id}/runs?request=<messageId>`: the run that answered that message. */
+export const runLookupResponseSchema = z.object({ run: runSummarySchema.nullable() });
+export type RunLookupResponse = z.infer<typeof runLookupResponseSchema>;
+
+export function runSummaryOf(run: Run): RunSummary {
+  return runSummarySchema.parse({
+    id: run.id,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    endedAt: run.endedAt?.toISOString() ?? null,
+    stepCount: run.stepCount,
+  });
+}
+
+export function runEventViewOf(event: RunEvent): RunEventView {
+  return runEventViewSchema.parse({
+    seq: event.seq,
+    type: event.type,
+    agent: event.agent,
+    invocationId: event.invocationId,
+    at: event.createdAt.toISOString(),
+    payload: event.payload,
+  });
+}

@@ -1,0 +1,85 @@
+// The run journal (docs/journal.md): what happened in a run, in order — which agent handled
+// which stretch, its tool calls, approvals, handoffs and resets. The run loop records events
+// through a RunJournal; each payload is redacted and capped (./journal-payload.ts) first.
+import "server-only";
+import type { Database } from "@/db/client";
+import { appendRunEvent } from "@/db/queries/run-events";
+import type { RunEvent } from "@/db/schema";
+import { log } from "@/lib/log";
+import { cappedPayload } from "./journal-payload";
+
+export { cappedPayload, PAYLOAD_LIMITS } from "./journal-payload";
+
+export const RUN_EVENT_TYPES = [
+  "agent_handoff_requested",
+  "agent_invocation_created",
+  "agent_handoff_accepted",
+  "agent_handoff_denied",
+  "agent_invocation_transferred",
+  "agent_invocation_started",
+  "context_assembled",
+  "tool_call",
+  "tool_result",
+  "approval_requested",
+  "approval_resolved",
+  "reset_started",
+  "reset_committed",
+  "reset_failed",
+  "agent_invocation_completed",
+  "run_completed",
+  "run_failed",
+] as const;
+
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+
+/** The invocation an event belongs to: the agent (profile slug) and its stretch of the run. */
+export interface EventAuthor {
+  agent: string;
+  invocationId: string;
+}
+
+export interface RunScope {
+  userId: string;
+  threadId: string;
+  runId: string;
+}
+
+export class RunJournal {
+  private readonly scope: RunScope;
+  private readonly db: Database | undefined;
+  /** The last write: each one starts after it, so events keep the order they were recorded in. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** `db`: the client to write with (the process's own by default). */
+  constructor(scope: RunScope, db?: Database) {
+    this.scope = scope;
+    this.db = db;
+  }
+
+  /**
+   * Stores the event as the run's next. The payload is capped and redacted now, so a caller may
+   * reuse the object afterwards. Resolves with the stored row, or null when it was not stored
+   * (the run is not the user's in that thread, or the write failed — logged): the journal
+   * describes a run and never fails one.
+   */
+  record(type: RunEventType, payload: Record<string, unknown> = {}, who?: EventAuthor) {
+    const input = {
+      ...this.scope,
+      type,
+      agent: who?.agent ?? null,
+      invocationId: who?.invocationId ?? null,
+      payload: cappedPayload(payload),
+    };
+    const write = this.tail.then(() => appendRunEvent(input, this.db));
+    this.tail = write.catch(() => undefined);
+    return write.catch((error: unknown): RunEvent | null => {
+      log.warn("run journal: an event was not stored", error, { type, runId: input.runId });
+      return null;
+    });
+  }
+
+  /** Resolves once every event recorded so far is written (or has failed). */
+  async settled(): Promise<void> {
+    await this.tail;
+  }
+}
