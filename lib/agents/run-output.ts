@@ -64,15 +64,18 @@ export class RunOutput {
   private recorder: MessageRecorder | null;
 
   /** `initial`: the message recording starts in, so chunks written before any call are kept. */
+  /** `observe`: told of every chunk written (the run's journal reads reset events there). */
   constructor(
     private readonly writer: Writer,
     initial: ChatMessage,
+    private readonly observe?: (chunk: Parameters<Writer["write"]>[0]) => void,
   ) {
     this.recorder = new MessageRecorder(initial);
   }
 
   write(chunk: Parameters<Writer["write"]>[0]) {
     this.writer.write(chunk);
+    this.observe?.(chunk);
     if (!STREAM_ONLY.has(chunk.type)) this.recorder?.push(chunk);
   }
 

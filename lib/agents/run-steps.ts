@@ -43,7 +43,7 @@ export interface LegInput {
   /** The system prompt as it should be now (the plan and files change while the run works). */
   currentSystem: () => Promise<string>;
   /** After every step, with the step's reading. */
-  onStep: (reading: ContextPart) => Promise<void>;
+  onStep: (reading: ContextPart, step: StepResult<ToolSet>) => Promise<void>;
 }
 
 export interface LegResult {
@@ -101,7 +101,7 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
       usage.outputTokens += step.usage.outputTokens ?? 0;
       const reading = meter.after(step);
       out.writeContext(reading);
-      await input.onStep(reading);
+      await input.onStep(reading, step);
     },
     onError: ({ error }) => {
       failed = true;

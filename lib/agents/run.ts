@@ -33,6 +33,7 @@ import { recoveryOf } from "./recovery-registry";
 import { RunAgent } from "./run-agent";
 import { type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
+import { RunRecorder } from "./run-recorder";
 import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
@@ -118,6 +119,8 @@ class RunLoop {
   /** The stored assistant message the current leg streams into. */
   private message: Message | null = null;
   private runRow: Run | null = null;
+  /** The run's journal, once the run has its row. */
+  private recorder: RunRecorder | null = null;
   private stepCount = 0;
   /** Steps of this run in the current session, and whether a reset of this run began it. */
   private sessionSteps = 0;
@@ -142,7 +145,9 @@ class RunLoop {
     const initial: ChatMessage = input.resume
       ? toChatMessage(input.resume.message)
       : { id: crypto.randomUUID(), role: "assistant", parts: [] };
-    this.out = new RunOutput(writer, initial);
+    this.out = new RunOutput(writer, initial, (chunk) => {
+      if (chunk.type === "data-context-reset") this.recorder?.reset(chunk.data);
+    });
     this.liveId = initial.id;
     this.saver = new ReplySaver({ userId: input.actor.id, threadId: input.threadId }, () =>
       this.out.peek(),
@@ -212,6 +217,7 @@ class RunLoop {
     const { request, claimed } = this.input;
     if (!claimed) throw new Error("a new run needs the run row that claimed its request");
     this.runRow = claimed;
+    this.startJournal();
     // Messages a recovering server is answering come first: this one is answered after them.
     if (!this.input.recovering) await recoveryOf(this.scope.threadId);
     const entered = await enterSession(this.scope, this.out, {
@@ -244,6 +250,8 @@ class RunLoop {
     const resume = this.input.resume;
     if (!resume) throw new Error("not a resumed run");
     this.runRow = resume.run;
+    this.startJournal(resume.mode ?? "approval");
+    this.recorder?.approvalsAnswered(resume.approvedCallIds);
     this.stepCount = resume.run.stepCount;
     this.message = resume.message;
     this.continued = resume.run.sessionIds.indexOf(this.session.id) > 0;
@@ -338,6 +346,8 @@ class RunLoop {
       guard,
       approvedCallIds: this.input.resume?.approvedCallIds ?? new Set(),
       handoffsSoFar: () => this.runRow?.handoffCount ?? 0,
+      onDecision: (decision, request) =>
+        this.recorder?.handoffDecision(decision, request, this.agent.ref),
     });
   }
 
@@ -368,8 +378,9 @@ class RunLoop {
       };
     }
     const session = this.session;
+    this.recorder?.context(view.context, session, view.messages.length);
     // Approvals answered in this request belong to the agent that asked; a target gets none.
-    const guard = new LegGuard(this.input.resume?.approvedCallIds);
+    const guard = new LegGuard(this.input.resume?.approvedCallIds, this.recorder?.tools);
     return streamLeg({
       model: this.agent.model,
       modelId: this.agent.modelId,
@@ -389,7 +400,8 @@ class RunLoop {
           session.summary,
           (await loadWorkspacePromptContext(this.scope)).text,
         ),
-      onStep: async () => {
+      onStep: async (_reading, step) => {
+        this.recorder?.step(step);
         this.stepCount++;
         this.sessionSteps++;
         await this.recordProgress();
@@ -496,6 +508,15 @@ class RunLoop {
 
   // ── agents ──
 
+  private startJournal(resumed?: "approval" | "continue") {
+    if (!this.runRow) return;
+    this.recorder = new RunRecorder(
+      { userId: this.scope.userId, threadId: this.scope.threadId, runId: this.runRow.id },
+      this.agent.ref,
+    );
+    this.recorder.started(this.agent.ref, this.agent.modelId, resumed);
+  }
+
   private enterAgent(profile: Profile, modelId: string, model: LanguageModelV3) {
     return RunAgent.enter({
       userId: this.input.actor.id,
@@ -534,6 +555,7 @@ class RunLoop {
       this.runRow = { ...this.runRow, handoffCount, maxSteps };
     }
     const { brief } = transfer;
+    this.recorder?.transferred(handoff, transfer.session);
     this.out.write({
       type: "data-agent-handoff",
       id: `agent-handoff-${from.id}`,
@@ -591,5 +613,6 @@ class RunLoop {
       status,
       failureReason: reason,
     });
+    await this.recorder?.ended(status, reason, this.runRow.handoffCount);
   }
 }

@@ -22,6 +22,13 @@ export interface AcceptedHandoff {
 
 type ApprovalCheck = Exclude<Tool["needsApproval"], boolean | undefined>;
 
+/** Told of each call as it runs, in order (the run's journal). */
+export interface ToolCallObserver {
+  call(toolName: string, toolCallId: string, input: unknown): void;
+  result(toolName: string, toolCallId: string, output: unknown): void;
+  approval(toolName: string, toolCallId: string, input: unknown): void;
+}
+
 export class LegGuard {
   private queue: Promise<unknown> = Promise.resolve();
   private accepted: AcceptedHandoff | null = null;
@@ -30,7 +37,10 @@ export class LegGuard {
   hostError: unknown = null;
 
   /** `answered`: calls approved in this request; the SDK re-checks them, they are not pending. */
-  constructor(private readonly answered: ReadonlySet<string> = new Set()) {}
+  constructor(
+    private readonly answered: ReadonlySet<string> = new Set(),
+    private readonly observer?: ToolCallObserver,
+  ) {}
 
   get handoff(): AcceptedHandoff | null {
     return this.accepted;
@@ -55,18 +65,23 @@ export class LegGuard {
   /** The tools with their calls in order and gated by the handoff. */
   wrap<T extends ToolSet>(tools: T): T {
     const out: ToolSet = {};
-    for (const [name, tool] of Object.entries(tools)) out[name] = this.wrapTool(tool);
+    for (const [name, tool] of Object.entries(tools)) out[name] = this.wrapTool(name, tool);
     return out as T;
   }
 
-  private wrapTool(tool: Tool): Tool {
+  private wrapTool(name: string, tool: Tool): Tool {
     const { execute, needsApproval } = tool;
     const wrapped: Tool = { ...tool };
     if (execute) {
       wrapped.execute = (input, options) =>
-        this.serial(async () =>
-          this.accepted ? { ok: false, error: NOT_RUN_HANDED_OFF } : execute(input, options),
-        );
+        this.serial(async () => {
+          this.observer?.call(name, options.toolCallId, input);
+          const output = this.accepted
+            ? { ok: false, error: NOT_RUN_HANDED_OFF }
+            : await execute(input, options);
+          this.observer?.result(name, options.toolCallId, output);
+          return output;
+        });
     }
     if (needsApproval !== undefined) {
       const check: ApprovalCheck = async (input, options) => {
@@ -75,7 +90,10 @@ export class LegGuard {
         if (this.accepted) return false;
         const needs =
           typeof needsApproval === "function" ? await needsApproval(input, options) : needsApproval;
-        if (needs && !this.answered.has(options.toolCallId)) this.awaiting.add(options.toolCallId);
+        if (needs && !this.answered.has(options.toolCallId)) {
+          this.awaiting.add(options.toolCallId);
+          this.observer?.approval(name, options.toolCallId, input);
+        }
         return needs;
       };
       wrapped.needsApproval = check;

@@ -32,8 +32,8 @@ export interface HandoffToolContext {
   /** Told of every decision, for the run's journal. */
   onDecision?: (
     decision: HandoffCheck,
-    request: { agentId: string; toolCallId: string },
-  ) => Promise<void>;
+    request: { agentId: string; toolCallId: string; objective: string },
+  ) => void;
 }
 
 export interface HandoffToolResult {
@@ -95,7 +95,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
             callsTools: ctx.callsTools,
             fit: (target, modelId) => ctx.fit(target, modelId, handoff),
           });
-          await ctx.onDecision?.(decision, { agentId: id, toolCallId });
+          ctx.onDecision?.(decision, { agentId: id, toolCallId, objective: handoff.objective });
         } catch (error) {
           // Storage failing is not the agent's to fix: the run fails once this step ends.
           ctx.guard.hostError = error;
