@@ -106,12 +106,15 @@ export async function createThreadWithMessage({
   userId,
   threadId,
   model,
+  profile = "default",
   title,
   message,
 }: {
   userId: string;
   threadId: string;
   model: string;
+  /** The agent the thread (and its session 1) runs with. */
+  profile?: string;
   title: string;
   message: NewMessage;
 }): Promise<{ thread: Thread; session: ChatSession; message: Message } | null> {
@@ -122,6 +125,7 @@ export async function createThreadWithMessage({
         id: threadId,
         userId,
         model,
+        profile,
         title,
         nextSeq: 2,
         createdAt: new Date(),
@@ -147,7 +151,7 @@ export async function createThreadWithMessage({
     }
     const [session] = await tx
       .insert(sessions)
-      .values({ threadId, number: 1, model, trigger: "initial" })
+      .values({ threadId, number: 1, model, profile, trigger: "initial" })
       .returning();
     if (!session) throw new Error("session 1 was not created");
     const [row] = await tx

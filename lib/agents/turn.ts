@@ -4,6 +4,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { listSessionMessages } from "@/db/queries/messages";
+import { unknownProfileError } from "@/db/queries/profiles";
 import { getActiveReset } from "@/db/queries/resets";
 import { claimRequest } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
@@ -18,7 +19,7 @@ import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { resolveProfile } from "./profiles";
+import { findProfile, resolveProfile } from "./profiles";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
@@ -69,12 +70,18 @@ export async function runChatTurn({
 
   // A new thread is created together with its first message, so a failed request leaves none.
   let created: Message | null = null;
+  let profileId = existing?.profile ?? "default";
   if (!existing) {
     if (!userMessage) throw new BatonError("not_found:thread", "Thread not found.");
+    profileId = (request.trigger === "submit-message" && request.profile) || "default";
+    if (!(await findProfile({ userId: actor.id, profileId }))) {
+      throw unknownProfileError(profileId);
+    }
     const made = await createThreadWithMessage({
       userId: actor.id,
       threadId,
       model: modelId,
+      profile: profileId,
       title: titleFromMessage(messageText(userMessage.parts)),
       message: {
         id: userMessage.id,
@@ -89,10 +96,7 @@ export async function runChatTurn({
   } else if (existing.model !== modelId) {
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
-  const profile = await resolveProfile({
-    userId: actor.id,
-    profileId: existing?.profile ?? "default",
-  });
+  const profile = await resolveProfile({ userId: actor.id, profileId });
   const session = await getCurrentSession({ userId: actor.id, threadId });
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   const base = { actor, threadId, profile, modelId, model, signal, session };
