@@ -11,7 +11,11 @@ import {
   updateProfile,
 } from "@/db/queries/profiles";
 import type { AgentProfile } from "@/db/schema";
-import { profileThresholdsSchema } from "@/lib/context/policy";
+import {
+  DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_RESET_THRESHOLD,
+  profileThresholdsSchema,
+} from "@/lib/context/policy";
 import { BatonError, fieldErrorsOf } from "@/lib/errors";
 import type { CreateProfileBody, PatchProfileBody } from "./profile-schema";
 import {
@@ -20,7 +24,14 @@ import {
   type ProfileView,
   profileViewSchema,
 } from "./profile-view";
-import { DEFAULT_DELEGATION, defaultProfile, type Profile, profileOf } from "./profiles";
+import {
+  BUILTIN_TOOL_ALLOW,
+  DEFAULT_DELEGATION,
+  DEFAULT_MAX_STEPS,
+  defaultProfile,
+  type Profile,
+  profileOf,
+} from "./profiles";
 
 /** A profile as the API returns it: the built-in one has no row, so no timestamps. */
 export function profileJson(profile: Profile, row: AgentProfile | null): ProfileView {
@@ -43,6 +54,26 @@ export function profileJson(profile: Profile, row: AgentProfile | null): Profile
 }
 
 const rowJson = (row: AgentProfile) => profileJson(profileOf(row), row);
+
+/** What a new profile holds unless its creator says otherwise (the create schema's defaults). */
+export function newProfileDefaults(): ProfileView {
+  return {
+    id: "",
+    name: "",
+    description: "",
+    systemPrompt: "",
+    model: null,
+    contextStrategy: "auto",
+    resetThreshold: DEFAULT_RESET_THRESHOLD,
+    compactThreshold: DEFAULT_COMPACT_THRESHOLD,
+    maxSteps: DEFAULT_MAX_STEPS,
+    tools: { allow: [...BUILTIN_TOOL_ALLOW] },
+    delegation: { ...DEFAULT_DELEGATION },
+    builtIn: false,
+    createdAt: null,
+    updatedAt: null,
+  };
+}
 
 export function profileNotFound(): BatonError {
   return new BatonError("not_found:profile", "Agent not found.");
