@@ -77,6 +77,6 @@ export async function setThreadAgent(threadId: string, profile: string): Promise
     sendJson("PATCH", { profile }),
   );
   if (!response.ok) throw await failure(response, "Couldn't change the agent.");
-  return z.object({ thread: z.object({ profile: z.string() }) }).parse(await response.json())
-    .thread.profile;
+  return z.object({ thread: z.object({ profile: z.string() }) }).parse(await response.json()).thread
+    .profile;
 }
