@@ -87,25 +87,36 @@ const toolsSchema = z.strictObject({
     .transform(dedupe),
 });
 
+const callerListSchema = z
+  .array(profileSlugSchema)
+  .max(PROFILE_LIMITS.allowedCallersMax, `At most ${PROFILE_LIMITS.allowedCallersMax} callers.`)
+  .transform(dedupe);
+
+/**
+ * "*" or a list of slugs. Not a z.union: a union that fails reports only its own message, and
+ * a list with one bad slug should say which one and why.
+ */
+const allowedCallersSchema = z.unknown().transform((value, ctx): "*" | string[] => {
+  if (value === "*") return "*";
+  if (!Array.isArray(value)) {
+    ctx.addIssue({ code: "custom", message: 'Either "*" (any agent) or a list of agent slugs.' });
+    return z.NEVER;
+  }
+  const parsed = callerListSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  }
+  return z.NEVER;
+});
+
 /** A partial ProfileDelegation: what it leaves out keeps its current (or default) value. */
 const delegationPatchSchema = z
   .strictObject({
     canHandoff: z.boolean(),
     callable: z.boolean(),
     allowAsHandoffTarget: z.boolean(),
-    allowedCallers: z.union(
-      [
-        z.literal("*"),
-        z
-          .array(profileSlugSchema)
-          .max(
-            PROFILE_LIMITS.allowedCallersMax,
-            `At most ${PROFILE_LIMITS.allowedCallersMax} callers.`,
-          )
-          .transform(dedupe),
-      ],
-      { message: 'Either "*" (any agent) or a list of agent slugs.' },
-    ),
+    allowedCallers: allowedCallersSchema,
     maxHandoffDepth: z
       .number()
       .int("A whole number of handoffs.")

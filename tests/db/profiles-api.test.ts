@@ -160,8 +160,8 @@ describe("POST /api/profiles refuses bad bodies with field errors and stores not
     ],
     [
       "a caller that is not a slug",
-      { ...writer, delegation: { allowedCallers: ["Not A Slug"] } },
-      "delegation.allowedCallers",
+      { ...writer, delegation: { allowedCallers: ["default", "Not A Slug"] } },
+      "delegation.allowedCallers.1",
     ],
     [
       "an unknown delegation key",
