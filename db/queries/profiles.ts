@@ -6,6 +6,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
 import { type AgentProfile, agentProfiles, type Thread, threads } from "../schema";
+import type { Tx } from "./handoffs";
 
 /** The user's own profile with this slug (profiles are keyed by owner and slug). */
 export async function getProfile({
@@ -152,15 +153,7 @@ export async function assignThreadProfile({
   title?: string;
 }): Promise<Thread | null> {
   return getDb().transaction(async (tx) => {
-    if (profileId !== "default") {
-      // Shared lock: a concurrent delete waits for this move, then counts this thread.
-      const [found] = await tx
-        .select({ id: agentProfiles.id })
-        .from(agentProfiles)
-        .where(and(eq(agentProfiles.userId, userId), eq(agentProfiles.id, profileId)))
-        .for("share");
-      if (!found) throw unknownProfileError(profileId);
-    }
+    await holdProfileForThread(tx, { userId, profileId });
     const [row] = await tx
       .update(threads)
       .set({ profile: profileId, ...(title !== undefined ? { title } : {}), updatedAt: new Date() })
@@ -168,6 +161,24 @@ export async function assignThreadProfile({
       .returning();
     return row ?? null;
   });
+}
+
+/**
+ * Inside a transaction that points a thread at `profileId`: checks the user has it and holds a
+ * shared lock on it until commit, so a concurrent delete waits, then counts that thread.
+ * @throws BatonError `bad_request:body` with field `profile` when the user has no such profile.
+ */
+export async function holdProfileForThread(
+  tx: Tx,
+  { userId, profileId }: { userId: string; profileId: string },
+): Promise<void> {
+  if (profileId === "default") return;
+  const [found] = await tx
+    .select({ id: agentProfiles.id })
+    .from(agentProfiles)
+    .where(and(eq(agentProfiles.userId, userId), eq(agentProfiles.id, profileId)))
+    .for("share");
+  if (!found) throw unknownProfileError(profileId);
 }
 
 /** A request naming an agent the user does not have: a 400 on the `profile` field. */

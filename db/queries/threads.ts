@@ -10,6 +10,7 @@ import {
   threads,
 } from "../schema";
 import { isSameMessage, type NewMessage } from "./messages";
+import { holdProfileForThread } from "./profiles";
 
 export interface ThreadCursor {
   updatedAt: string;
@@ -113,12 +114,13 @@ export async function createThreadWithMessage({
   userId: string;
   threadId: string;
   model: string;
-  /** The agent the thread (and its session 1) runs with. */
+  /** The agent the thread (and its session 1) runs with; one the user lacks is a 400 on `profile`. */
   profile?: string;
   title: string;
   message: NewMessage;
 }): Promise<{ thread: Thread; session: ChatSession; message: Message } | null> {
   return getDb().transaction(async (tx) => {
+    await holdProfileForThread(tx, { userId, profileId: profile });
     const [thread] = await tx
       .insert(threads)
       .values({

@@ -4,7 +4,6 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { listSessionMessages } from "@/db/queries/messages";
-import { unknownProfileError } from "@/db/queries/profiles";
 import { getActiveReset } from "@/db/queries/resets";
 import { claimRequest } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
@@ -19,7 +18,7 @@ import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { findProfile, resolveProfile } from "./profiles";
+import { resolveProfile } from "./profiles";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
@@ -73,10 +72,8 @@ export async function runChatTurn({
   let profileId = existing?.profile ?? "default";
   if (!existing) {
     if (!userMessage) throw new BatonError("not_found:thread", "Thread not found.");
+    // One the user lacks is a 400 on `profile`, and the thread is not created.
     profileId = (request.trigger === "submit-message" && request.profile) || "default";
-    if (!(await findProfile({ userId: actor.id, profileId }))) {
-      throw unknownProfileError(profileId);
-    }
     const made = await createThreadWithMessage({
       userId: actor.id,
       threadId,

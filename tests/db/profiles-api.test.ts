@@ -580,6 +580,28 @@ describe("a thread's agent", () => {
     expect((await api.get("writer")).status).toBe(404);
   });
 
+  it("a thread moved onto an agent while it is deleted is either counted or refused", async () => {
+    const { api, userId } = await signedIn();
+    for (let round = 0; round < 8; round++) {
+      const slug = `racer-${round}`;
+      await api.create({ ...writer, id: slug });
+      const threadId = await newThread(userId);
+      const [moved, deleted] = await Promise.all([
+        api.patchThread(threadId, { profile: slug }),
+        api.remove(slug),
+      ]);
+      const outcome = [moved.status, deleted.status];
+      expect([
+        [200, 409],
+        [400, 204],
+      ]).toContainEqual(outcome);
+      const thread = (await api.thread(threadId)).body.thread;
+      const exists = (await api.get(slug)).status === 200;
+      // Never a thread left on an agent that is gone.
+      expect(thread.profile === slug ? exists : true).toBe(true);
+    }
+  });
+
   it("another user's threads on a same-named agent do not block deleting yours", async () => {
     const ada = await signedIn();
     const bob = await signedIn();
