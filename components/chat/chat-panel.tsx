@@ -33,7 +33,7 @@ import { actionsFor } from "./message-actions";
 import { MessageList } from "./message-list";
 import type { ModelOption } from "./model-select";
 import { withManualResetPlaceholder } from "./reset-placeholder";
-import { announceReset, currentSessionNumber } from "./session-live";
+import { announceAgentHandoff, announceReset, currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -147,6 +147,7 @@ export function ChatPanel({
     onData: (part) => {
       if (part.type === "data-context") setContext(part.data);
       else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
+      else if (part.type === "data-agent-handoff") announceAgentHandoff(part.data);
     },
     onFinish: () => {
       notifyThreadsChanged();
@@ -379,6 +380,7 @@ export function ChatPanel({
           <MessageList
             items={formatted.items}
             sessionStartIndex={formatted.sessionStartIndex}
+            sessionAgents={formatted.sessionAgents}
             streamingId={chatBusy && lastMessage?.role === "assistant" ? lastMessage.id : null}
             busy={busy}
             stoppedIds={stoppedIds}

@@ -17,7 +17,7 @@ import { ExpandedHandoffsProvider } from "@/components/session/expanded-handoffs
 import { SessionDivider } from "@/components/session/session-divider";
 import { SessionNavigator } from "@/components/session/session-navigator";
 import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
-import type { ChatMessage } from "@/lib/chat/types";
+import type { AgentRef, ChatMessage } from "@/lib/chat/types";
 import { type MessageActions, MessageView } from "./message-view";
 
 /** Height a placeholder gives each message it stands for; also the estimate for a message row. */
@@ -79,6 +79,8 @@ function Placeholder({ item }: { item: PlaceholderItem }) {
 export interface MessageListProps {
   items: ListItem[];
   sessionStartIndex: Record<number, number>;
+  /** Each session's agent, in a thread that names its agents (`FormattedMessages`). */
+  sessionAgents?: Record<number, AgentRef>;
   /** The assistant message being streamed, if any. */
   streamingId?: string | null;
   busy?: boolean;
@@ -98,6 +100,7 @@ export interface MessageListProps {
 export function MessageList({
   items,
   sessionStartIndex,
+  sessionAgents,
   streamingId = null,
   busy = false,
   stoppedIds = NO_IDS,
@@ -266,6 +269,7 @@ export function MessageList({
             stopped={stoppedIds.has(item.message.id)}
             failed={item.message.id === failedId}
             answering={answeringIds.has(item.message.id)}
+            agentName={item.agent?.name}
             actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
           />
         );
@@ -283,7 +287,12 @@ export function MessageList({
   return (
     <ExpandedHandoffsProvider>
       <div className="flex min-h-0 flex-1 flex-col">
-        <SessionNavigator sessions={sessionNumbers} current={current} onJump={jump} />
+        <SessionNavigator
+          sessions={sessionNumbers}
+          agents={sessionAgents}
+          current={current}
+          onJump={jump}
+        />
         <div className="relative min-h-0 flex-1">
           <section
             ref={scrollerRef}

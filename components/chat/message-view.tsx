@@ -1,7 +1,7 @@
 "use client";
 // One message row: user bubbles, assistant replies (streamed markdown with the reply's tool calls
-// as cards, in the order they happened), model attribution, and the status a reader needs
-// (stopped, failed, interrupted, queued, answering) with the actions that apply to it.
+// as cards, in the order they happened), the agent and model that wrote it, and the status a
+// reader needs (stopped, failed, interrupted, queued, answering) with the actions that apply.
 import { memo } from "react";
 import { Streamdown } from "streamdown";
 import { Button } from "@/components/ui/button";
@@ -50,6 +50,7 @@ export const MessageView = memo(function MessageView({
   stopped,
   failed,
   answering = false,
+  agentName,
   actions,
 }: {
   message: ChatMessage;
@@ -58,6 +59,8 @@ export const MessageView = memo(function MessageView({
   failed: boolean;
   /** The server is answering this question, or writing this reply, on its own. */
   answering?: boolean;
+  /** The agent that wrote an assistant reply, in a thread that names its agents. */
+  agentName?: string;
   actions: MessageActions;
 }) {
   const text = textOf(message);
@@ -92,6 +95,14 @@ export const MessageView = memo(function MessageView({
   const showFailed = notice === "failed";
   return (
     <div className="px-4 py-2" data-role="assistant" data-testid="message">
+      {agentName ? (
+        <p
+          className="mb-1 text-xs font-semibold text-indigo-700 dark:text-indigo-300"
+          data-testid="message-agent"
+        >
+          {agentName}
+        </p>
+      ) : null}
       <div
         className="prose prose-zinc max-w-none break-words dark:prose-invert"
         data-testid="assistant-text"

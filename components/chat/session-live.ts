@@ -1,8 +1,14 @@
 // The chat view's live view of its sessions: the number of the session it is in now (stored
-// sessions, then the sessions the live stream started), and the toasts a reset's events show.
+// sessions, then the sessions the live stream started), and the toasts a reset's events and an
+// agent handoff show.
 import { toast } from "sonner";
 import type { QueuedEntry } from "@/lib/chat/live-messages";
-import type { ChatMessage, ContextResetPart, SessionSummary } from "@/lib/chat/types";
+import type {
+  AgentHandoffPart,
+  ChatMessage,
+  ContextResetPart,
+  SessionSummary,
+} from "@/lib/chat/types";
 
 export function currentSessionNumber(
   sessions: readonly SessionSummary[],
@@ -14,6 +20,9 @@ export function currentSessionNumber(
   for (const message of recent) {
     for (const part of message.parts) {
       if (part.type === "data-session") number = Math.max(number, part.data.number);
+      else if (part.type === "data-agent-handoff") {
+        number = Math.max(number, part.data.sessionNumber);
+      }
     }
   }
   return number;
@@ -30,4 +39,8 @@ export function announceReset(data: ContextResetPart, sessions: readonly Session
   } else if (data.event === "reset_failed") {
     toast.error(`Context reset failed${inSession}. ${data.reason ?? ""}`.trim());
   }
+}
+
+export function announceAgentHandoff(data: AgentHandoffPart) {
+  toast(`${data.from.name} handed off to ${data.to.name}`);
 }

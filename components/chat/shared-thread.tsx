@@ -101,6 +101,7 @@ export function SharedThread({
           <MessageList
             items={formatted.items}
             sessionStartIndex={formatted.sessionStartIndex}
+            sessionAgents={formatted.sessionAgents}
             onPlaceholdersNear={pages.loadNear}
             emptyState={
               <p className="p-8 text-center text-sm text-zinc-600 dark:text-zinc-400">

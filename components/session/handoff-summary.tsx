@@ -9,7 +9,7 @@ import { copyText, downloadText } from "@/components/ui/clipboard";
 import type { HandoffView } from "@/lib/chat/types";
 import { useExpandedHandoff } from "./expanded-handoffs";
 
-function Chevron({ open }: { open: boolean }) {
+export function Chevron({ open }: { open: boolean }) {
   return (
     <svg
       aria-hidden="true"

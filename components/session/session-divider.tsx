@@ -1,10 +1,12 @@
 "use client";
 // The boundary between two sessions: who started the new one and why, with the handoff it
-// started from; while a reset runs, a placeholder that can cancel it.
+// started from (for an agent handoff, "<from> → <to>" and the brief); while a reset runs, a
+// placeholder that can cancel it.
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { SessionDividerItem } from "@/lib/chat/format-messages";
 import type { SessionTrigger } from "@/lib/chat/types";
+import { AgentBriefCard } from "./agent-brief";
 import { HandoffSummary } from "./handoff-summary";
 
 const TRIGGER_LABELS: Record<SessionTrigger, string> = {
@@ -33,7 +35,7 @@ export function SessionDivider({
   onCancelReset?: (fromSession: number) => void;
   cancelling?: boolean;
 }) {
-  const { sessionNumber, session, live } = item;
+  const { sessionNumber, session, live, agentHandoff } = item;
   if (live) {
     return (
       <div
@@ -67,26 +69,50 @@ export function SessionDivider({
       </div>
     );
   }
+  const startedAt = session.startedAt ? (
+    <span className="font-normal text-zinc-600 dark:text-zinc-400">
+      {" · "}
+      <RelativeTime iso={session.startedAt} />
+    </span>
+  ) : null;
+  const details = [session.model || null, triggerLabel(session.trigger)].filter(Boolean);
   return (
-    <div className="px-4 py-4" data-testid="session-divider" data-session-number={sessionNumber}>
+    <div
+      className="px-4 py-4"
+      data-testid="session-divider"
+      data-session-number={sessionNumber}
+      data-trigger={session.trigger || undefined}
+    >
       <div className="flex items-center gap-3">
         <Rule />
-        <h2 className="text-sm font-semibold text-zinc-800 dark:text-zinc-200">
-          Session {sessionNumber} started
-          {session.startedAt ? (
-            <span className="font-normal text-zinc-600 dark:text-zinc-400">
-              {" · "}
-              <RelativeTime iso={session.startedAt} />
-            </span>
-          ) : null}
-        </h2>
+        {agentHandoff ? (
+          <h2 className="min-w-0 break-words text-center text-sm font-semibold text-zinc-800 dark:text-zinc-200">
+            {agentHandoff.from.name} → {agentHandoff.to.name}
+            {startedAt}
+          </h2>
+        ) : (
+          <h2 className="text-sm font-semibold text-zinc-800 dark:text-zinc-200">
+            Session {sessionNumber} started
+            {startedAt}
+          </h2>
+        )}
         <Rule />
       </div>
+      {agentHandoff?.reason ? (
+        <p
+          className="mx-auto mt-1 max-w-2xl break-words text-center text-sm text-zinc-700 dark:text-zinc-300"
+          data-testid="handoff-reason"
+        >
+          {agentHandoff.reason}
+        </p>
+      ) : null}
       <p className="mt-1 text-center text-xs text-zinc-600 dark:text-zinc-400">
-        {[session.model || null, triggerLabel(session.trigger)].filter(Boolean).join(" · ")}
+        {(agentHandoff ? [`Session ${sessionNumber}`, ...details] : details).join(" · ")}
       </p>
       <div className="mx-auto mt-2 max-w-2xl">
-        {session.handoff ? (
+        {session.handoff && (agentHandoff || session.handoff.kind === "agent_handoff") ? (
+          <AgentBriefCard handoff={session.handoff} sessionNumber={sessionNumber} />
+        ) : session.handoff ? (
           <HandoffSummary handoff={session.handoff} sessionNumber={sessionNumber} />
         ) : (
           <p className="text-center text-xs italic text-zinc-600 dark:text-zinc-400">

@@ -1,18 +1,34 @@
 "use client";
 // Jumps between a thread's sessions: chips for a few, a menu for many; the current one follows
-// the reader's scroll position.
+// the reader's scroll position. A thread that names its agents shows each session's agent.
 import { Button } from "@/components/ui/button";
+import type { AgentRef } from "@/lib/chat/types";
 
 /** Past this many sessions the chips collapse into a menu. */
 export const MAX_SESSION_CHIPS = 6;
 
+/** A chip's label: "Session 2", or "S2 · Editor" when the thread names its agents. */
+function chipLabel(number: number, agents: Record<number, AgentRef> | undefined): string {
+  if (!agents || Object.keys(agents).length === 0) return `Session ${number}`;
+  const agent = agents[number];
+  return agent ? `S${number} · ${agent.name}` : `S${number}`;
+}
+
+function optionLabel(number: number, agents: Record<number, AgentRef> | undefined): string {
+  const agent = agents?.[number];
+  return agent ? `Session ${number} · ${agent.name}` : `Session ${number}`;
+}
+
 export function SessionNavigator({
   sessions,
+  agents,
   current,
   onJump,
 }: {
   /** Session numbers in order. */
   sessions: number[];
+  /** Each session's agent; empty or absent in a thread that does not name its agents. */
+  agents?: Record<number, AgentRef>;
   current: number;
   onJump: (sessionNumber: number) => void;
 }) {
@@ -43,7 +59,7 @@ export function SessionNavigator({
                   : "border-zinc-300 text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
               }`}
             >
-              Session {number}
+              {chipLabel(number, agents)}
             </button>
           );
         })
@@ -66,7 +82,7 @@ export function SessionNavigator({
             {position < 0 ? <option value="">Session…</option> : null}
             {sessions.map((number) => (
               <option key={number} value={String(number)}>
-                Session {number}
+                {optionLabel(number, agents)}
               </option>
             ))}
           </select>

@@ -1,6 +1,8 @@
 import "server-only";
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import type { AgentBrief } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
+import { redactBrief } from "@/lib/handoff/agent-brief";
 import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
 import { contentId as contentIdOf } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
@@ -10,6 +12,7 @@ import {
   type Handoff,
   type HandoffReceipt,
   type HandoffRevision,
+  type HandoffRevisionKind,
   type HandoffState,
   handoffReceipts,
   handoffRevisions,
@@ -39,6 +42,9 @@ export interface HandoffWrite {
   model?: string | null;
   profile?: string | null;
   redactions: RedactionRecord[];
+  /** The revision's kind (default `session`); `agent_handoff` revisions carry the brief. */
+  revisionKind?: HandoffRevisionKind;
+  brief?: AgentBrief | null;
 }
 
 export type HandoffWriteResult =
@@ -107,6 +113,8 @@ export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
       ? renderHandoffMarkdown(artifact)
       : input.markdown
     : (redactedField("markdown", input.markdown, report) ?? "");
+  const brief = input.brief ? redactBrief(input.brief) : null;
+  if (brief) report.push(...brief.redactions);
   const envelope = {
     project: redactedField("project", input.project, report),
     repo: redactedField("repo", input.repo, report),
@@ -123,6 +131,7 @@ export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
     ...envelope,
     artifact,
     markdown,
+    brief: brief?.brief ?? null,
     contentIdFor: artifactChanged
       ? (revision) =>
           contentIdOf({
@@ -166,6 +175,7 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
     profile: input.profile ?? null,
     redactions: input.redactions,
   };
+  const revisionOf = { revisionKind: input.revisionKind ?? "session", brief: input.brief ?? null };
   const [created] = await tx
     .insert(handoffs)
     .values({ ...values, revision: firstRevision, contentId: firstId, state: "prepared" })
@@ -175,7 +185,7 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
     const [rev] = await tx
       .insert(handoffRevisions)
       .values({
-        ...revisionValues(values),
+        ...revisionValues({ ...values, ...revisionOf }),
         handoffId: created.id,
         revision: firstRevision,
         contentId: firstId,
@@ -226,7 +236,12 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
     .returning();
   const [rev] = await tx
     .insert(handoffRevisions)
-    .values({ ...revisionValues(values), handoffId: current.id, revision, contentId: id })
+    .values({
+      ...revisionValues({ ...values, ...revisionOf }),
+      handoffId: current.id,
+      revision,
+      contentId: id,
+    })
     .returning();
   if (!updated || !rev) throw new Error("handoff update returned nothing");
   return { outcome: "stored", handoff: updated, revision: rev };
@@ -241,8 +256,12 @@ function revisionValues(values: {
   model: string | null;
   profile: string | null;
   redactions: RedactionRecord[];
+  revisionKind: HandoffRevisionKind;
+  brief: AgentBrief | null;
 }) {
   return {
+    kind: values.revisionKind,
+    brief: values.brief,
     artifact: values.artifact,
     markdown: values.markdown,
     createdBy: values.createdBy,

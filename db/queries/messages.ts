@@ -14,6 +14,8 @@ export interface NewMessage {
   parts: unknown[];
   status: MessageStatus;
   model?: string | null;
+  /** The agent (profile slug) writing an assistant message. */
+  agent?: string | null;
   usage?: MessageUsage | null;
   tokenCount?: number;
 }
@@ -69,6 +71,7 @@ export function messageRow({
     parts: message.parts,
     status: message.status,
     model: message.model ?? null,
+    agent: message.agent ?? null,
     usage: message.usage ?? null,
     tokenCount: message.tokenCount ?? 0,
   };

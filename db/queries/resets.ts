@@ -244,6 +244,8 @@ export interface CommitResetInput {
   moveFromSeq: number | null;
   /** The instance that took the lease: a lease taken over meanwhile is no longer ours. */
   instanceId: string;
+  /** An agent handoff: the thread's profile becomes this one in the same commit. */
+  threadProfile?: string;
 }
 
 export type CommitResetResult =
@@ -280,6 +282,12 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
     if (!reset) throw new Error("reset row missing at commit");
     if (reset.state !== "running" || reset.instanceId !== input.instanceId) {
       return { outcome: reset.state === "cancelled" ? "cancelled" : "not_running", reset };
+    }
+    if (input.threadProfile !== undefined) {
+      await tx
+        .update(threads)
+        .set({ profile: input.threadProfile, updatedAt: new Date() })
+        .where(eq(threads.id, threadId));
     }
 
     await tx

@@ -29,6 +29,7 @@ import {
   DEFAULT_DELEGATION,
   DEFAULT_MAX_STEPS,
   defaultProfile,
+  listAgents,
   type Profile,
   profileOf,
 } from "./profiles";
@@ -94,9 +95,7 @@ export async function listProfileViews({ userId }: { userId: string }): Promise<
 
 /** The agents a thread may run with, as its picker shows them (same order as the list). */
 export async function listAgentOptions({ userId }: { userId: string }): Promise<AgentOption[]> {
-  const rows = await listProfiles({ userId });
-  const builtIn = defaultProfile();
-  return [builtIn, ...rows].map((p) => ({ id: p.id, name: p.name }));
+  return (await listAgents(userId)).map((p) => ({ id: p.id, name: p.name }));
 }
 
 export async function getProfileView({

@@ -2,8 +2,9 @@
 // with. The built-in `default` profile needs no row; a user's own live in agent_profiles, keyed
 // by (owner, slug).
 import "server-only";
-import { getProfile } from "@/db/queries/profiles";
+import { getProfile, listProfiles } from "@/db/queries/profiles";
 import type { AgentProfile, ProfileDelegation } from "@/db/schema";
+import { listConfiguredModels } from "@/lib/ai/providers";
 import type { StrategySetting } from "@/lib/ai/registry";
 import {
   DEFAULT_COMPACT_THRESHOLD,
@@ -126,4 +127,25 @@ export async function resolveProfile(input: {
     );
   }
   return found;
+}
+
+/** Every agent the user can run: the built-in default first, then their own. */
+export async function listAgents(userId: string): Promise<Profile[]> {
+  const rows = await listProfiles({ userId });
+  return [defaultProfile(), ...rows.map(profileOf)];
+}
+
+/**
+ * The model an agent runs on: its own when its profile names one, else the thread's. A profile
+ * naming a model this server has not configured is an error, never a silent fallback.
+ */
+export function agentModelId(profile: Profile, threadModelId: string): string {
+  if (!profile.model) return threadModelId;
+  if (!listConfiguredModels().some((m) => m.id === profile.model)) {
+    throw new BatonError(
+      "unavailable:model",
+      `The agent ${profile.name} runs on the model "${profile.model}", which this server has not configured.`,
+    );
+  }
+  return profile.model;
 }

@@ -24,7 +24,7 @@ import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { log } from "@/lib/log";
 import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
-import { resolveProfile } from "./profiles";
+import { agentModelId, resolveProfile } from "./profiles";
 import { trackRecovery } from "./recovery-registry";
 import { streamRun } from "./run";
 import { settleInterruptedCalls } from "./tool-parts";
@@ -136,16 +136,19 @@ async function recover(
       orphans: orphans.length,
     });
   }
-  const modelId = listConfiguredModels().some((m) => m.id === thread.model)
+  const threadModelId = listConfiguredModels().some((m) => m.id === thread.model)
     ? thread.model
     : defaultModelId();
-  const model = (options.languageModel ?? ((id: string) => getLanguageModel(id)))(modelId);
+  const languageModel = options.languageModel ?? ((id: string) => getLanguageModel(id));
+  const modelId = agentModelId(profile, threadModelId);
   const base = {
     actor: { id: userId, isAnonymous: false, email: null, name: "" },
     threadId,
     profile,
     modelId,
-    model,
+    model: languageModel(modelId),
+    languageModel,
+    threadModelId,
     signal: new AbortController().signal,
     queued: false,
     recovering: true,

@@ -1,11 +1,13 @@
 // One stretch of a run inside one session: a streamText call over the session's prompt with the
 // run's tools, measured after every step. A custom stop condition ends it between two steps when
-// the context reaches the reset threshold, so the run can reset and go on with a fresh call.
+// the context reaches the reset threshold, so the run can reset and go on with a fresh call, and
+// after the step in which the agent handed the work to another agent.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { log } from "@/lib/log";
+import type { AcceptedHandoff, LegGuard } from "./handoff/guard";
 import { type SessionView, StepMeter } from "./run-context";
 import type { RunOutput } from "./run-output";
 
@@ -18,6 +20,8 @@ export type LegEnd =
   | "step_limit"
   /** A call awaits the user's approval. */
   | "approval"
+  /** The agent handed the rest of the run to another agent. */
+  | "handoff"
   | "aborted"
   | "failed";
 
@@ -26,6 +30,8 @@ export interface LegInput {
   modelId: string;
   view: SessionView;
   tools: ToolSet;
+  /** The guard `tools` were wrapped with: it knows of an accepted handoff. */
+  guard: LegGuard;
   /** Steps this call may take (what is left of the run's limit; at least 1). */
   maxSteps: number;
   signal: AbortSignal;
@@ -45,6 +51,10 @@ export interface LegResult {
   steps: number;
   /** The context after the last step (or before the call, when no step finished). */
   reading: ContextPart;
+  /** Set when `end` is "handoff". */
+  handoff?: AcceptedHandoff;
+  /** Tokens the leg's steps used, as the provider reported them (summed over its steps). */
+  usage: { inputTokens: number; outputTokens: number };
 }
 
 const MODEL_FAILED = "The model failed to answer. Try again.";
@@ -57,6 +67,7 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   let thresholdHit = false;
   let failed = false;
   let system = view.ctx.system;
+  const usage = { inputTokens: 0, outputTokens: 0 };
 
   const result = streamText({
     model: input.model,
@@ -66,6 +77,8 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
     abortSignal: input.signal,
     stopWhen: [
       stepCountIs(input.maxSteps),
+      // A handoff ends the agent's part once its step is done.
+      () => input.guard.handoff !== null,
       ({ steps: done }) => {
         const step = done.at(-1);
         // Out of steps, the run ends anyway: the next turn's own check resets if needed.
@@ -84,6 +97,8 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
     onStepFinish: async (step) => {
       steps++;
       last = step;
+      usage.inputTokens += step.usage.inputTokens ?? 0;
+      usage.outputTokens += step.usage.outputTokens ?? 0;
       const reading = meter.after(step);
       out.writeContext(reading);
       await input.onStep(reading);
@@ -108,15 +123,19 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   }
 
   const reading = meter.current;
-  if (aborted || input.signal.aborted) return { end: "aborted", steps, reading };
-  if (failed) return { end: "failed", steps, reading };
+  if (aborted || input.signal.aborted) return { end: "aborted", steps, reading, usage };
+  // A tool's storage failing is the host's, not the agent's: the run fails.
+  if (input.guard.hostError) throw input.guard.hostError;
+  if (failed) return { end: "failed", steps, reading, usage };
   const step = last as StepResult<ToolSet> | undefined;
+  const handoff = input.guard.handoff;
+  if (handoff) return { end: "handoff", steps, reading, usage, handoff };
   if (step?.content.some((p) => p.type === "tool-approval-request")) {
-    return { end: "approval", steps, reading };
+    return { end: "approval", steps, reading, usage };
   }
-  if (thresholdHit) return { end: "threshold", steps, reading };
+  if (thresholdHit) return { end: "threshold", steps, reading, usage };
   if (step?.finishReason === "tool-calls" && steps >= input.maxSteps) {
-    return { end: "step_limit", steps, reading };
+    return { end: "step_limit", steps, reading, usage };
   }
-  return { end: "done", steps, reading };
+  return { end: "done", steps, reading, usage };
 }

@@ -13,7 +13,7 @@ import {
 } from "ai";
 import { updateMessage } from "@/db/queries/messages";
 import { appendMessageAfter } from "@/db/queries/placement";
-import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
+import { finishRun, placeRunStart, recordRunHandoff, recordRunProgress } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
@@ -26,16 +26,17 @@ import { systemPromptFor } from "@/lib/context/session-context";
 import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
+import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
+import { transferToAgent } from "./handoff/transfer";
 import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
-import { builtinToolTokens, type RunScope, type SessionView, viewSession } from "./run-context";
+import { RunAgent } from "./run-agent";
+import { type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
 import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
-import { createBuiltinTools } from "./tools";
-import { withAnsweredApprovals } from "./tools/approvals";
 import { loadWorkspacePromptContext } from "./tools/prompt-context";
 
 type Writer = UIMessageStreamWriter<ChatMessage>;
@@ -46,6 +47,10 @@ export interface RunRequest {
   profile: Profile;
   modelId: string;
   model: LanguageModelV3;
+  /** Resolves the model an agent the run hands off to runs on. */
+  languageModel: (modelId: string) => LanguageModelV3;
+  /** The thread's model: what an agent without a model of its own runs on. */
+  threadModelId: string;
   signal: AbortSignal;
   /** The user message the run answers. */
   request: Message;
@@ -81,6 +86,7 @@ const STATUS_OF: Record<LegEnd, { run: Exclude<RunStatus, "running">; message: M
   step_limit: { run: "step_limit", message: "complete" },
   approval: { run: "awaiting_approval", message: "complete" },
   threshold: { run: "completed", message: "complete" },
+  handoff: { run: "completed", message: "complete" },
   aborted: { run: "stopped", message: "partial" },
   failed: { run: "failed", message: "error" },
 };
@@ -103,7 +109,8 @@ export function streamRun(input: RunRequest): Response {
 }
 
 class RunLoop {
-  private readonly scope: RunScope;
+  /** The agent the run works as now; a handoff replaces it. */
+  private agent!: RunAgent;
   private readonly out: RunOutput;
   /** The id of the one UI message the client sees for the whole run. */
   private readonly liveId: string;
@@ -123,16 +130,14 @@ class RunLoop {
   /** Records the run's time to first token (lib/metrics). */
   private firstText: () => void = () => {};
 
+  private get scope() {
+    return this.agent.scope;
+  }
+
   constructor(
     private readonly input: RunRequest,
     private readonly writer: Writer,
   ) {
-    this.scope = {
-      userId: input.actor.id,
-      threadId: input.threadId,
-      profile: input.profile,
-      modelId: input.modelId,
-    };
     this.session = input.session;
     const initial: ChatMessage = input.resume
       ? toChatMessage(input.resume.message)
@@ -145,12 +150,13 @@ class RunLoop {
   }
 
   async run(): Promise<void> {
+    this.agent = await this.enterAgent(this.input.profile, this.input.modelId, this.input.model);
     const turn = startChatTurn();
     this.firstText = turn.firstText;
     this.writer.write({
       type: "start",
       messageId: this.liveId,
-      messageMetadata: { model: this.input.modelId },
+      messageMetadata: { model: this.agent.modelId },
     });
     let end: LegEnd = "failed";
     const saving = setInterval(() => this.saver.tick(), SAVE_INTERVAL_MS);
@@ -162,6 +168,7 @@ class RunLoop {
           end: "threshold",
           steps: 0,
           reading: view.context,
+          usage: { inputTokens: 0, outputTokens: 0 },
         });
         if (next !== "approval") view = next;
       }
@@ -169,6 +176,10 @@ class RunLoop {
         const leg = await this.streamLeg(view);
         end = leg.end;
         await this.storeLeg(leg);
+        if (leg.handoff) {
+          view = await this.handOff(leg.handoff, leg.reading);
+          continue;
+        }
         if (leg.end !== "threshold" && !(leg.end === "approval" && this.wantsReset(leg.reading))) {
           break;
         }
@@ -214,7 +225,7 @@ class RunLoop {
     const prepared = await prepareFirstCall(
       {
         scope: this.scope,
-        model: this.input.model,
+        model: this.agent.model,
         out: this.out,
         request,
         queued: this.input.queued,
@@ -268,7 +279,14 @@ class RunLoop {
       sessionId: this.session.id,
       // Directly under the question, or under this run's previous message.
       anchorId: this.message?.id ?? this.input.request.id,
-      message: { id, role: "assistant", parts: [], status: "partial", model: this.input.modelId },
+      message: {
+        id,
+        role: "assistant",
+        parts: [],
+        status: "partial",
+        model: this.agent.modelId,
+        agent: this.agent.profile.id,
+      },
     });
     this.message = stored;
     this.saver.open(stored.id);
@@ -286,7 +304,8 @@ class RunLoop {
     this.metadata = {
       seq: row.seq,
       sessionId: row.sessionId,
-      model: this.input.modelId,
+      model: this.agent.modelId,
+      agent: this.agent.ref,
       createdAt: row.createdAt.toISOString(),
     };
   }
@@ -294,31 +313,32 @@ class RunLoop {
   // ── legs ──
 
   private async view(session: ChatSession): Promise<SessionView> {
+    const tools = this.toolsFor(session);
     const view = await viewSession(this.scope, session, {
       answering: this.answering,
       continued: this.continued,
-      tools: this.toolsFor(session),
-      toolTokens: await this.toolDefinitionTokens(),
+      tools,
+      toolTokens: await this.agent.toolTokens(tools),
     });
     this.out.writeContext(view.context);
     return view;
   }
 
-  private toolsFor(session: ChatSession): ToolSet {
+  private toolsFor(session: ChatSession, guard = new LegGuard()): ToolSet {
     const { userId, threadId } = this.scope;
-    const tools = createBuiltinTools({
-      userId,
-      threadId,
-      sessionId: session.id,
-      runId: this.runRow?.id ?? null,
-      isGranted: async (tool) =>
-        (await listSessionGrants({ userId, sessionId: session.id })).has(tool),
+    return this.agent.tools({
+      tools: {
+        userId,
+        threadId,
+        sessionId: session.id,
+        runId: this.runRow?.id ?? null,
+        isGranted: async (tool) =>
+          (await listSessionGrants({ userId, sessionId: session.id })).has(tool),
+      },
+      guard,
+      approvedCallIds: this.input.resume?.approvedCallIds ?? new Set(),
+      handoffsSoFar: () => this.runRow?.handoffCount ?? 0,
     });
-    return withAnsweredApprovals(tools, this.input.resume?.approvedCallIds ?? new Set());
-  }
-
-  private toolDefinitionTokens(): Promise<number> {
-    return builtinToolTokens(this.input.modelId);
   }
 
   private wantsReset(reading: ContextPart): boolean {
@@ -338,14 +358,24 @@ class RunLoop {
   }
 
   private async streamLeg(view: SessionView): Promise<LegResult> {
-    const maxSteps = (this.runRow?.maxSteps ?? this.input.profile.maxSteps) - this.stepCount;
-    if (maxSteps <= 0) return { end: "step_limit", steps: 0, reading: view.context };
+    const maxSteps = (this.runRow?.maxSteps ?? this.scope.profile.maxSteps) - this.stepCount;
+    if (maxSteps <= 0) {
+      return {
+        end: "step_limit",
+        steps: 0,
+        reading: view.context,
+        usage: { inputTokens: 0, outputTokens: 0 },
+      };
+    }
     const session = this.session;
+    // Approvals answered in this request belong to the agent that asked; a target gets none.
+    const guard = new LegGuard(this.input.resume?.approvedCallIds);
     return streamLeg({
-      model: this.input.model,
-      modelId: this.input.modelId,
+      model: this.agent.model,
+      modelId: this.agent.modelId,
       view,
-      tools: this.toolsFor(session),
+      guard,
+      tools: this.toolsFor(session, guard),
       maxSteps,
       signal: this.input.signal,
       out: this.out,
@@ -354,7 +384,7 @@ class RunLoop {
       // Only the plan and file list change within a session; the rest is the session's own.
       currentSystem: async () =>
         systemPromptFor(
-          this.input.profile,
+          this.scope.profile,
           view.ctx.brief,
           session.summary,
           (await loadWorkspacePromptContext(this.scope)).text,
@@ -392,7 +422,7 @@ class RunLoop {
         patch: {
           parts: message.parts,
           status,
-          tokenCount: messageTokenCount(message.parts, this.input.modelId),
+          tokenCount: messageTokenCount(message.parts, this.agent.modelId),
         },
       }),
     );
@@ -414,7 +444,7 @@ class RunLoop {
   private async resetBetweenSteps(leg: LegResult): Promise<SessionView | "approval"> {
     const outcome = await resetBetweenSteps({
       scope: this.scope,
-      model: this.input.model,
+      model: this.agent.model,
       out: this.out,
       session: this.session,
       request: this.input.request,
@@ -450,7 +480,7 @@ class RunLoop {
         event: "reset_failed",
         oldSessionId: this.session.id,
         utilization: reading.utilization,
-        threshold: this.input.profile.resetThreshold,
+        threshold: this.scope.profile.resetThreshold,
         reason: THRASH_REASON,
         code: "thrash",
       },
@@ -462,6 +492,81 @@ class RunLoop {
       messageMetadata: { ...this.metadata, status: "complete" },
     });
     await this.out.close();
+  }
+
+  // ── agents ──
+
+  private enterAgent(profile: Profile, modelId: string, model: LanguageModelV3) {
+    return RunAgent.enter({
+      userId: this.input.actor.id,
+      threadId: this.input.threadId,
+      profile,
+      modelId,
+      model,
+      request: this.input.request,
+      threadModelId: this.input.threadModelId,
+    });
+  }
+
+  /**
+   * Carries out an accepted handoff: the source's session ends and the target's begins, the run
+   * counts the handoff and gives the target its own step budget, and the reply goes on as the
+   * target — its prompt, model and tools, in a new stored message.
+   */
+  private async handOff(handoff: AcceptedHandoff, reading: ContextPart): Promise<SessionView> {
+    const from = this.session;
+    const transfer = await transferToAgent({
+      scope: this.scope,
+      session: from,
+      request: this.input.request,
+      handoff,
+      reading,
+    });
+    if (this.runRow) {
+      const handoffCount = this.runRow.handoffCount + 1;
+      const maxSteps = this.stepCount + handoff.target.maxSteps;
+      await recordRunHandoff({
+        userId: this.scope.userId,
+        runId: this.runRow.id,
+        handoffCount,
+        maxSteps,
+      });
+      this.runRow = { ...this.runRow, handoffCount, maxSteps };
+    }
+    const { brief } = transfer;
+    this.out.write({
+      type: "data-agent-handoff",
+      id: `agent-handoff-${from.id}`,
+      data: {
+        from: brief.from,
+        to: brief.to,
+        ...(brief.title ? { title: brief.title } : {}),
+        ...(brief.reason ? { reason: brief.reason } : {}),
+        oldSessionId: from.id,
+        newSessionId: transfer.session.id,
+        sessionNumber: transfer.session.number,
+        handoff: transfer.handoff,
+        movedMessageIds: transfer.movedMessageIds,
+      },
+    });
+    await this.storeMessage(
+      await this.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),
+      "complete",
+    );
+    const model =
+      handoff.modelId === this.agent.modelId
+        ? this.agent.model
+        : this.input.languageModel(handoff.modelId);
+    this.agent = await this.enterAgent(handoff.target, handoff.modelId, model);
+    this.session = transfer.session;
+    this.sessionSteps = 0;
+    this.enteredByReset = false;
+    this.resetFailed = false;
+    // The target starts from the brief and the request, not from a continue line.
+    this.continued = false;
+    this.out.writeSession(this.session);
+    await this.openMessage();
+    return this.view(this.session);
   }
 
   // ── ending ──

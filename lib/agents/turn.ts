@@ -18,7 +18,7 @@ import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { resolveProfile } from "./profiles";
+import { agentModelId, resolveProfile } from "./profiles";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
@@ -57,7 +57,7 @@ export async function runChatTurn({
   // for those answers first (see RunLoop.startRun).
   if (existing) recoverThreadSoon(actor.id, threadId);
   const modelId = resolveModel(request.model, existing?.model);
-  const model = (deps.languageModel ?? ((id: string) => getLanguageModel(id)))(modelId);
+  const languageModel = deps.languageModel ?? ((id: string) => getLanguageModel(id));
   const approval =
     request.trigger === "submit-message" && request.message.role === "assistant"
       ? approvalReplyOf({ message: request.message, allowForSession: request.allowForSession })
@@ -96,7 +96,19 @@ export async function runChatTurn({
   const profile = await resolveProfile({ userId: actor.id, profileId });
   const session = await getCurrentSession({ userId: actor.id, threadId });
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
-  const base = { actor, threadId, profile, modelId, model, signal, session };
+  // The thread's agent may run on a model of its own.
+  const agentModel = agentModelId(profile, modelId);
+  const base = {
+    actor,
+    threadId,
+    profile,
+    modelId: agentModel,
+    model: languageModel(agentModel),
+    languageModel,
+    threadModelId: modelId,
+    signal,
+    session,
+  };
 
   const instanceId = await currentInstance();
   if (request.trigger === "continue-message") {

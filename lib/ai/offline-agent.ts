@@ -2,10 +2,15 @@
 // command — one tool call, or the text reply that ends the run. The run loop calls the model
 // once per step, so every decision reads the progress so far from the prompt (the plan block,
 // the carried-over brief, the tool calls and results since the request) and never from memory.
+// An agent handed the run by another works on its brief's objective instead of the request.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { firstCommandIndex, readPrompt } from "./offline-knowledge";
+import { type AgentBriefReading, readAgentBrief } from "./offline-agent-brief";
+import { stepHandoff, stepListAgents } from "./offline-handoff";
+import { firstCommandIndex, handoffRequestOf, readPrompt } from "./offline-knowledge";
+import { findReviseCommand, stepRevise } from "./offline-revise";
 import {
   call,
+  clip,
   code,
   failureText,
   lastCall,
@@ -19,7 +24,7 @@ import {
   stepRead,
   stepWrite,
 } from "./offline-steps";
-import { findToolCommand } from "./offline-tool-commands";
+import { findToolCommand, type ToolCommand } from "./offline-tool-commands";
 import {
   currentPlan,
   findRequest,
@@ -167,10 +172,7 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
   const { prompt } = options;
   const request = findRequest(prompt);
   if (request === null) return null;
-  const found = findToolCommand(request.text);
-  if (found === null) return null;
-  const knowledgeAt = firstCommandIndex(request.text);
-  if (knowledgeAt !== null && knowledgeAt < found.index) return null;
+  const agent = readAgentBrief(prompt);
   const ctx: StepContext = {
     prompt,
     tools: availableTools(options),
@@ -178,8 +180,21 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
     requestIndex: request.index,
     continued: request.continued,
     brief: readPrompt(prompt).knowledge.carried,
+    agentBrief: agent?.brief ?? null,
   };
-  const command = found.command;
+  // The request that asked for the handoff, moved into this agent's session: its objective is
+  // this agent's to do, so the request is never handed off again.
+  if (agent && agent.requestIndex === request.index && handoffRequestOf(request.text)) {
+    return stepAsTarget(ctx, agent.brief);
+  }
+  const found = findToolCommand(request.text);
+  if (found === null) return null;
+  const knowledgeAt = firstCommandIndex(request.text);
+  if (knowledgeAt !== null && knowledgeAt < found.index) return null;
+  return stepCommand(ctx, found.command);
+}
+
+function stepCommand(ctx: StepContext, command: ToolCommand): OfflineStep {
   switch (command.kind) {
     case "write":
       return stepWrite(ctx, command.path, command.content);
@@ -193,6 +208,10 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
       return stepPlan(ctx, command.tasks);
     case "work":
       return guardRepeat(ctx, stepWork(ctx));
+    case "handoff":
+      return stepHandoff(ctx, command.agentId, command.objective);
+    case "list_agents":
+      return stepListAgents(ctx);
     case "call":
       return stepCall(ctx, command.toolName, command.input);
     case "call_invalid":
@@ -201,6 +220,52 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
           `call ${command.toolName} {"key": "value"}.`,
       );
   }
+}
+
+const pathOf = (step: ToolStep) => inputField(step.input, "path");
+
+/**
+ * The next step of an agent handed the run: read each workspace reference the session has not
+ * read yet (one per step), then do the objective — a command it knows, a revision of a file, or
+ * (anything else) an acknowledgement that quotes it. Null: a knowledge command, answered in text
+ * from the fold, which reads the request as the objective too.
+ */
+function stepAsTarget(ctx: StepContext, brief: AgentBriefReading): OfflineStep | null {
+  if (ctx.tools.has("read_file")) {
+    const read = new Set(
+      toolSteps(ctx.prompt).flatMap((s) => (s.toolName === "read_file" ? [pathOf(s)] : [])),
+    );
+    const unread = brief.workspaceRefs.find((path) => !read.has(path));
+    if (unread !== undefined) return call("read_file", { path: unread });
+  }
+  const objective = brief.objective;
+  const tool = findToolCommand(objective);
+  const revise = findReviseCommand(objective);
+  const knowledgeAt = firstCommandIndex(objective) ?? Number.POSITIVE_INFINITY;
+  const toolAt = tool?.index ?? Number.POSITIVE_INFINITY;
+  const reviseAt = revise?.index ?? Number.POSITIVE_INFINITY;
+  if (revise && reviseAt < toolAt && reviseAt < knowledgeAt) return stepRevise(ctx, revise.command);
+  if (tool && toolAt < knowledgeAt) {
+    // The reference reads came first; the command sees only its own steps (a read of the file
+    // it reads itself aside).
+    const refs = new Set(brief.workspaceRefs);
+    const own = tool.command.kind === "read" ? tool.command.path : null;
+    let prelude = 0;
+    while (prelude < ctx.steps.length) {
+      const step = ctx.steps[prelude];
+      if (step?.toolName !== "read_file" || !refs.has(String(pathOf(step)))) break;
+      prelude++;
+    }
+    const steps = ctx.steps.filter((s, i) => i >= prelude || pathOf(s) === own);
+    return stepCommand({ ...ctx, steps }, tool.command);
+  }
+  if (knowledgeAt !== Number.POSITIVE_INFINITY) return null;
+  const from = brief.from ? ` from ${brief.from}` : "";
+  const refs =
+    brief.workspaceRefs.length && ctx.tools.has("read_file")
+      ? ` I read ${brief.workspaceRefs.map(code).join(", ")}.`
+      : "";
+  return say(`I've taken over${from}.${refs} My objective: “${clip(objective, 300)}”`);
 }
 
 /** A call identical to the previous successful one would loop until the step limit: stop. */

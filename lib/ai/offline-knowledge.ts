@@ -1,5 +1,6 @@
 // What the offline model knows: a pure fold over the prompt (user commands, carried-over handoff
-// briefs, its own compaction summaries). The texts it writes from that: ./offline-replies.
+// briefs, another agent's handoff brief, its own compaction summaries). The texts it writes from
+// that: ./offline-replies.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { HandoffArtifact, RemainingTask } from "@/lib/handoff/artifact";
 import {
@@ -8,6 +9,8 @@ import {
   extractCarriedOverBlock,
 } from "@/lib/handoff/brief";
 import { parseHandoffMarkdown } from "@/lib/handoff/markdown";
+import { readAgentBrief } from "./offline-agent-brief";
+import { findToolCommand } from "./offline-tool-commands";
 import { CONTINUE_INSTRUCTION, messageText } from "./offline-transcript";
 
 export interface DoneTask {
@@ -19,7 +22,7 @@ export interface DoneTask {
 export interface OfflineKnowledge {
   /** The carried-over handoff in the prompt; null when there is none. */
   carried: HandoffArtifact | null;
-  /** `remember` facts and facts read back from a compaction summary. */
+  /** `remember` facts, an agent brief's Must Preserve, facts read back from a summary. */
   facts: string[];
   decisions: string[];
   openTasks: RemainingTask[];
@@ -36,6 +39,7 @@ export type OfflineEvent =
   | { kind: "done"; outcome: "closed" | "already_done" | "free_text"; task: DoneTask }
   | { kind: "done"; outcome: "unknown_id"; id: string }
   | { kind: "query" }
+  | { kind: "handoff"; agentId: string }
   | { kind: "note"; text: string }
   | { kind: "no_text" };
 
@@ -94,6 +98,14 @@ export function firstCommandIndex(text: string): number | null {
     if (match[3] || cleanArgument(match[2] ?? "")) return match.index;
   }
   return null;
+}
+
+/** The `hand off to <slug>: <objective>` request of `text`, when that is its earliest command. */
+export function handoffRequestOf(text: string): { agentId: string; objective: string } | null {
+  const found = findToolCommand(text);
+  if (found?.command.kind !== "handoff") return null;
+  const knowledgeAt = firstCommandIndex(text);
+  return knowledgeAt !== null && knowledgeAt < found.index ? null : found.command;
 }
 
 function cleanArgument(raw: string): string {
@@ -162,6 +174,10 @@ class KnowledgeBuilder implements OfflineKnowledge {
     for (const work of brief.completed_work) this.addDone({ task: work });
   }
 
+  pin(facts: readonly string[]): void {
+    for (const fact of facts) pushUnique(this.facts, fact);
+  }
+
   private addDone(task: DoneTask): void {
     const key = normalize(task.task);
     if (!this.doneTasks.some((t) => normalize(t.task) === key)) this.doneTasks.push(task);
@@ -210,16 +226,27 @@ class KnowledgeBuilder implements OfflineKnowledge {
     }
   }
 
-  /** `instruction`: the app's own request (write the handoff); its commands count, its prose not. */
-  readUserText(text: string, instruction = false): OfflineEvent | null {
+  /**
+   * `instruction`: the app's own request (write the handoff); its commands count, its prose not.
+   * `objective`: this message asked for the handoff that gave this agent the run, so a hand-off
+   * request in it stands for the brief's objective.
+   */
+  readUserText(text: string, instruction = false, objective?: string): OfflineEvent | null {
     if (text.includes(OFFLINE_COMPACT_MARKER)) return null;
     // A brief or a summary inside a user message is context, not something the user said.
     const summaryAt = text.indexOf(OFFLINE_SUMMARY_HEADING);
     const own = summaryAt === -1 ? text : text.slice(0, summaryAt);
     // The run loop's "continue the task" after a mid-run reset is no message of the user's.
-    const stripped = own.replace(BRIEF_BLOCK, "").replace(CONTINUE_INSTRUCTION, "").trim();
+    let stripped = own.replace(BRIEF_BLOCK, "").replace(CONTINUE_INSTRUCTION, "").trim();
     // Context alone is no turn; an attachment-only message is one, answered as "no text".
     if (stripped === "") return text.trim() === "" ? NO_TEXT : null;
+    const handoff = handoffRequestOf(stripped);
+    if (handoff && objective !== undefined) stripped = objective;
+    else if (handoff) {
+      // The objective is the next agent's to do: none of its words is a command to this one.
+      if (!instruction) this.firstUserText ??= stripped;
+      return { kind: "handoff", agentId: handoff.agentId };
+    }
     const command = parseCommand(stripped);
     if (command === null) {
       if (instruction) return null;
@@ -325,6 +352,8 @@ export function readPrompt(
 ): PromptReading {
   const knowledge = new KnowledgeBuilder();
   const instructionFrom = structured ? requestStart(prompt) : prompt.length;
+  const agent = readAgentBrief(prompt);
+  if (agent) knowledge.pin(agent.brief.mustPreserve);
   let lastEvent: OfflineEvent | null = null;
   for (const [index, message] of prompt.entries()) {
     if (message.role === "tool") continue;
@@ -337,7 +366,8 @@ export function readPrompt(
     }
     knowledge.readSummary(text);
     if (message.role === "user") {
-      lastEvent = knowledge.readUserText(text, index >= instructionFrom) ?? lastEvent;
+      const objective = index === agent?.requestIndex ? agent.brief.objective : undefined;
+      lastEvent = knowledge.readUserText(text, index >= instructionFrom, objective) ?? lastEvent;
     }
   }
   return { knowledge, lastEvent };

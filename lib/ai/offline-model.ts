@@ -33,7 +33,8 @@ export const OFFLINE_MODEL_NOTICE =
   "You are chatting with Baton's offline demo model: it runs without weights or network and " +
   "only understands “remember …”, “decide …”, “todo …”, “done …” and “what do you know?”, " +
   "and with the workspace tools “write <path>: <text>”, “read <path>”, “delete <path>”, " +
-  "“list files”, “plan: a; b; c” and “work through the plan”. " +
+  "“list files”, “plan: a; b; c” and “work through the plan”, and with other agents " +
+  "“hand off to <agent>: <task>” and “list agents”. " +
   "To connect a real model, set OPENAI_API_KEY, ANTHROPIC_API_KEY, or " +
   "OPENAI_COMPATIBLE_BASE_URL with OPENAI_COMPATIBLE_MODELS, and restart the server.";
 

@@ -253,6 +253,8 @@ export function renderReply(reading: PromptReading): string {
       break;
     case "query":
       return renderKnowledge(reading.knowledge);
+    case "handoff":
+      return `Handing over to ${event.agentId} needs the \`handoff_to_agent\` tool, which I don't have here.`;
     case "no_text":
       return "I can only read text, and your message has none: I'm the offline demo model.";
     case "note": {

@@ -3,6 +3,7 @@
 // that reads its result. Shared step helpers for ./offline-agent live here too.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import type { AgentBriefReading } from "./offline-agent-brief";
 import type { ToolCommand } from "./offline-tool-commands";
 import { inputField, type ReadResult, type ToolStep } from "./offline-transcript";
 
@@ -49,6 +50,8 @@ export interface StepContext {
   requestIndex: number;
   continued: boolean;
   brief: HandoffArtifact | null;
+  /** The brief another agent handed this one (in the system prompt); null when none did. */
+  agentBrief: AgentBriefReading | null;
 }
 
 export function stepWrite(ctx: StepContext, path: string, content: string): OfflineStep {

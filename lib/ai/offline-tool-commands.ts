@@ -1,5 +1,6 @@
-// The offline model's tool vocabulary: what a user message asks it to do with the workspace and
-// plan tools. Pure parsing; what each command does step by step is in ./offline-agent.
+// The offline model's tool vocabulary: what a user message asks it to do with the workspace,
+// plan and agent-handoff tools. Pure parsing; what each command does step by step is in
+// ./offline-agent.
 
 export type ToolCommand =
   | { kind: "write"; path: string; content: string }
@@ -8,6 +9,8 @@ export type ToolCommand =
   | { kind: "list" }
   | { kind: "plan"; tasks: string[] }
   | { kind: "work" }
+  | { kind: "handoff"; agentId: string; objective: string }
+  | { kind: "list_agents" }
   | { kind: "call"; toolName: string; input: unknown }
   | { kind: "call_invalid"; toolName: string };
 
@@ -22,22 +25,26 @@ export const MAX_PLAN_TASKS = 100;
 export const MAX_PLAN_TASK_CHARS = 500;
 
 // A path is one token (no whitespace), optionally in backticks or quotes.
-const PATH = "(`[^`\\n]+`|\"[^\"\\n]+\"|'[^'\\n]+'|[^\\s`\"']+)";
+export const PATH_TOKEN = "(`[^`\\n]+`|\"[^\"\\n]+\"|'[^'\\n]+'|[^\\s`\"']+)";
 // `write <path>: <content>`: the colon follows the path directly; the content runs to the end
 // of the message, newlines included.
-const WRITE = new RegExp(`\\bwrite[\\t ]+${PATH}[\\t ]*:([\\s\\S]*)$`, "i");
+const WRITE = new RegExp(`\\bwrite[\\t ]+${PATH_TOKEN}[\\t ]*:([\\s\\S]*)$`, "i");
 /*
  * `read <path>` and `delete <path>` must end their sentence or line (an optional `lines A-B`
  * range aside), so "read the docs and tell me" stays an ordinary message.
  */
 const LINES = "(?:[\\t ]+lines?[\\t ]+(\\d+)[\\t ]*(?:-|–|to)[\\t ]*(\\d+))?";
 const CLAUSE_END = "(?=[\\t ]*(?:[.!?]+(?:\\s|$)|\\n|$))";
-const READ = new RegExp(`\\bread[\\t ]+${PATH}${LINES}${CLAUSE_END}`, "i");
-const DELETE = new RegExp(`\\bdelete[\\t ]+${PATH}${CLAUSE_END}`, "i");
+const READ = new RegExp(`\\bread[\\t ]+${PATH_TOKEN}${LINES}${CLAUSE_END}`, "i");
+const DELETE = new RegExp(`\\bdelete[\\t ]+${PATH_TOKEN}${CLAUSE_END}`, "i");
 const LIST = /\blist[\t ]+(?:the[\t ]+|all[\t ]+|my[\t ]+)?files\b/i;
 // `plan:` needs its colon, so "Let's plan the launch" is an ordinary message.
 const PLAN = /\bplan[\t ]*:([\s\S]*)$/i;
 const WORK = /\bwork[\t ]+through[\t ]+(?:the[\t ]+|my[\t ]+)?plan\b/i;
+// `hand off to <slug>: <objective>`: the objective runs to the end of the message.
+const HANDOFF =
+  /\bhand[\t -]?off[\t ]+to[\t ]+(`[^`\n]+`|"[^"\n]+"|'[^'\n]+'|[A-Za-z0-9][\w.-]*)[\t ]*:([\s\S]*)$/i;
+const LIST_AGENTS = /\blist[\t ]+(?:the[\t ]+|all[\t ]+|my[\t ]+|available[\t ]+)?agents\b/i;
 const CALL = /\bcall[\t ]+([A-Za-z_][A-Za-z0-9_.:-]*)[\t ]+(?=[{[])/i;
 const EDGE_PUNCTUATION = /[.,;:!?]+$/;
 
@@ -54,7 +61,7 @@ function unquote(raw: string): string {
  * `read`/`delete` name a file: a quoted path, or one with a `.` or `/` in it, so "don't delete
  * anything" or "read carefully" stay ordinary messages. (`write` has its colon for that.)
  */
-function filePath(raw: string): string {
+export function filePath(raw: string): string {
   const path = unquote(raw);
   return isQuoted(raw) || /[./]/.test(path) ? path : "";
 }
@@ -139,6 +146,18 @@ const MATCHERS: Matcher[] = [
   (text) => {
     const m = WORK.exec(text);
     return m ? { index: m.index, command: { kind: "work" } } : null;
+  },
+  (text) => {
+    const m = HANDOFF.exec(text);
+    const agentId = m?.[1] ? unquote(m[1]) : "";
+    const objective = (m?.[2] ?? "").trim();
+    return m && agentId && objective
+      ? { index: m.index, command: { kind: "handoff", agentId, objective } }
+      : null;
+  },
+  (text) => {
+    const m = LIST_AGENTS.exec(text);
+    return m ? { index: m.index, command: { kind: "list_agents" } } : null;
   },
   (text) => {
     const m = CALL.exec(text);

@@ -31,6 +31,11 @@ export function messageText(message: Message): string {
     .join("\n");
 }
 
+/** A user message's own words: without the continuation instruction and any carried-over block. */
+export function ownText(message: Message): string {
+  return messageText(message).replace(BRIEF_BLOCK, "").replace(CONTINUE_INSTRUCTION, "").trim();
+}
+
 export interface ToolRequest {
   /** Index of the user message the current run answers. */
   index: number;

@@ -97,6 +97,23 @@ function sessionPart(number: number): Part {
   };
 }
 
+function agentHandoffPart(from: number, to: number): Part {
+  const writer = { id: "writer", name: "Writer" };
+  const editor = { id: "editor", name: "Editor" };
+  return {
+    type: "data-agent-handoff",
+    id: `agent-handoff-${sid(from)}`,
+    data: {
+      from: writer,
+      to: editor,
+      oldSessionId: sid(from),
+      newSessionId: sid(to),
+      sessionNumber: to,
+      handoff: { ...handoff(to), kind: "agent_handoff" },
+    },
+  };
+}
+
 const compactionPart = (tokensBefore: number, tokensAfter: number): Part => ({
   type: "data-compaction",
   id: `compaction-${tokensBefore}`,
@@ -253,8 +270,9 @@ describe("formatMessages: sessions and dividers", () => {
   });
 
   it("returns nothing for an empty thread", () => {
-    expect(formatMessages([], [])).toEqual({ items: [], sessionStartIndex: {} });
-    expect(formatMessages([], sessionsUpTo(1))).toEqual({ items: [], sessionStartIndex: {} });
+    const empty = { items: [], sessionStartIndex: {}, sessionAgents: {} };
+    expect(formatMessages([], [])).toEqual(empty);
+    expect(formatMessages([], sessionsUpTo(1))).toEqual(empty);
   });
 
   it("renders a thread before its sessions load as session 1", () => {
@@ -872,7 +890,8 @@ describe("formatMessages: placeholders for unloaded pages", () => {
 });
 
 describe("formatMessages: properties", () => {
-  const CONTENT = new Set(["text", "reasoning", "dynamic-tool", "data-agent-handoff"]);
+  // An agent handoff's part is shown as the divider of the session it started, not in a row.
+  const CONTENT = new Set(["text", "reasoning", "dynamic-tool"]);
 
   interface Draft {
     role: "user" | "assistant";
@@ -880,7 +899,11 @@ describe("formatMessages: properties", () => {
     session: number | null;
     texts: number;
     compaction: boolean;
-    reset: null | { kind: "complete" | "starting" | "failed"; to: number; moveEarlier: number[] };
+    reset: null | {
+      kind: "complete" | "starting" | "failed" | "agent";
+      to: number;
+      moveEarlier: number[];
+    };
     textsAfter: number;
   }
 
@@ -892,7 +915,7 @@ describe("formatMessages: properties", () => {
     compaction: fc.boolean(),
     reset: fc.option(
       fc.record({
-        kind: fc.constantFrom("complete", "starting", "failed"),
+        kind: fc.constantFrom("complete", "starting", "failed", "agent"),
         to: fc.integer({ min: 1, max: 8 }),
         moveEarlier: fc.array(fc.nat({ max: 30 }), { maxLength: 3 }),
       }),
@@ -938,6 +961,8 @@ describe("formatMessages: properties", () => {
               movedMessageIds: moved,
             }),
           );
+        } else if (kind === "agent") {
+          parts.push(agentHandoffPart(Math.max(1, to - 1), to));
         } else {
           parts.push(resetPart({ event: kind === "starting" ? "reset_starting" : "reset_failed" }));
         }
@@ -1005,6 +1030,25 @@ describe("formatMessages: properties", () => {
         for (const index of Object.values(sessionStartIndex)) {
           expect(index).toBeGreaterThanOrEqual(0);
           expect(index).toBeLessThan(items.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("names every reply's writer in a thread with agents, and none in a Default-only one", () => {
+    fc.assert(
+      fc.property(arbitraryInput, ({ messages, sessions }) => {
+        const { items, sessionAgents } = formatMessages(messages, sessions);
+        // The generated sessions all run Default: only a handoff's target is another agent.
+        const handedOver = messages.some((m) =>
+          m.parts.some((p) => p.type === "data-agent-handoff"),
+        );
+        const shown = Object.keys(sessionAgents).length > 0;
+        if (!handedOver) expect(shown).toBe(false);
+        for (const item of items) {
+          if (item.kind !== "message") continue;
+          expect(Boolean(item.agent)).toBe(shown && item.message.role === "assistant");
         }
       }),
       { numRuns: 300 },

@@ -2,12 +2,19 @@
 // synthetic session dividers and compaction markers, built so a live thread and its reload
 // produce the same rows.
 import type {
+  AgentHandoffPart,
+  AgentRef,
   ChatMessage,
   ContextResetEvent,
-  ContextResetPart,
+  HandoffView,
   SessionPart,
   SessionSummary,
 } from "@/lib/chat/types";
+import { type DividerHandoff, stretchWriters, ThreadAgents } from "./format-agents";
+import { DEFAULT_CHUNK_SIZE, type MessageGap, withPlaceholders } from "./message-gaps";
+
+// The paging helpers, where the list's callers import them from.
+export { type MessageGap, mergeSeqRanges, messageGaps, type SeqRange } from "./message-gaps";
 
 export interface MessageItem {
   kind: "message";
@@ -16,6 +23,8 @@ export interface MessageItem {
   /** The original message, or a copy holding only the parts of one session (same `id`). */
   message: ChatMessage;
   sessionNumber: number;
+  /** Who wrote an assistant row; set only in a thread that shows agents (see `sessionAgents`). */
+  agent?: AgentRef;
 }
 
 /** A reset that has started but not committed: the divider is a placeholder until it does. */
@@ -37,6 +46,8 @@ export interface SessionDividerItem {
    */
   session: SessionSummary;
   live?: LiveResetState;
+  /** For a session one agent handed to another: who handed it to whom, and why. */
+  agentHandoff?: DividerHandoff;
 }
 
 export interface CompactionItem {
@@ -74,17 +85,11 @@ export interface FormattedMessages {
    * with a row are listed (an empty list has none); live placeholders are not sessions yet.
    */
   sessionStartIndex: Record<number, number>;
-}
-
-/** Unloaded messages of one session in one seq range (see `messageGaps`). */
-export interface MessageGap {
-  sessionNumber: number;
-  /** Inclusive seq bounds of the unloaded range. */
-  fromSeq: number;
-  toSeq: number;
-  count: number;
-  /** Whether the message right after the range is loaded. */
-  loadedBelow: boolean;
+  /**
+   * Session number → its agent, for the sessions with a row, in a thread that has any agent
+   * besides the built-in Default; empty otherwise (such a thread names no agents).
+   */
+  sessionAgents: Record<number, AgentRef>;
 }
 
 export interface FormatMessagesOptions {
@@ -92,12 +97,6 @@ export interface FormatMessagesOptions {
   gaps?: MessageGap[];
   /** Messages one placeholder row stands for at most. */
   chunkSize?: number;
-}
-
-/** An inclusive range of seqs whose messages are all loaded (`to` may be Infinity). */
-export interface SeqRange {
-  from: number;
-  to: number;
 }
 
 type Part = ChatMessage["parts"][number];
@@ -111,18 +110,44 @@ const NON_CONTENT_PARTS: ReadonlySet<string> = new Set([
   "data-context-reset",
   // Rendered as its own compaction row.
   "data-compaction",
+  // Rendered as the divider of the session it started.
+  "data-agent-handoff",
 ]);
 
-interface CompletedReset {
+/** Where a live message crosses into a new session: a committed reset or an agent handoff. */
+interface SessionBoundary {
   number: number;
-  data: ContextResetPart;
+  oldSessionId?: string;
+  newSessionId?: string;
+  handoff?: HandoffView;
+  movedMessageIds: string[];
+  /** Set when an agent handed the run to another. */
+  agentHandoff?: AgentHandoffPart;
 }
 
-function completedReset(part: Part): CompletedReset | null {
-  if (part.type !== "data-context-reset" || part.data.event !== "reset_complete") return null;
+function sessionBoundary(part: Part | undefined): SessionBoundary | null {
+  if (part?.type === "data-agent-handoff") {
+    const { sessionNumber, oldSessionId, newSessionId, handoff, movedMessageIds } = part.data;
+    return {
+      number: sessionNumber,
+      oldSessionId,
+      newSessionId,
+      handoff,
+      movedMessageIds: movedMessageIds ?? [],
+      agentHandoff: part.data,
+    };
+  }
+  if (part?.type !== "data-context-reset" || part.data.event !== "reset_complete") return null;
   // A completed reset without its session number cannot be placed; it stays inside its message.
-  const number = part.data.sessionNumber;
-  return number === undefined ? null : { number, data: part.data };
+  const { sessionNumber, oldSessionId, newSessionId, handoff, movedMessageIds } = part.data;
+  if (sessionNumber === undefined) return null;
+  return {
+    number: sessionNumber,
+    oldSessionId,
+    newSessionId,
+    handoff,
+    movedMessageIds: movedMessageIds ?? [],
+  };
 }
 
 /** Known sessions by number, from the thread API and, for live threads, from stream parts. */
@@ -217,34 +242,55 @@ interface ResetScan {
   registry: SessionRegistry;
   /** Message id → the session number a committed reset moved it into. */
   movedTo: Map<string, number>;
-  /** Session numbers started by a completed reset found in the list. */
+  /** Session numbers started by a completed reset or an agent handoff found in the list. */
   startedInList: Set<number>;
+  /** Session number → the live agent handoff that started it. */
+  agentHandoffs: Map<number, AgentHandoffPart>;
 }
 
-/** One pass over every part: what committed resets and `data-session` parts say about sessions. */
+/**
+ * One pass over every part: what committed resets, agent handoffs and `data-session` parts say
+ * about sessions.
+ */
 function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetScan {
   const registry = new SessionRegistry();
   for (const session of sessions) registry.add(session);
 
   const movedTo = new Map<string, number>();
   const startedInList = new Set<number>();
-  const resets = new Map<number, ContextResetPart>();
+  const boundaries = new Map<number, SessionBoundary>();
+  const agentHandoffs = new Map<number, AgentHandoffPart>();
   const sessionParts = new Map<string, SessionPart>();
+  /** The latest user message so far in the list that the server has not placed yet. */
+  let lastUser: string | undefined;
   for (const message of messages) {
+    if (message.role === "user") {
+      lastUser = message.metadata?.sessionId === undefined ? message.id : undefined;
+    }
     for (const part of message.parts) {
       if (part.type === "data-session") {
         if (!sessionParts.has(part.data.id)) sessionParts.set(part.data.id, part.data);
         continue;
       }
-      const reset = completedReset(part);
-      if (!reset) continue;
-      startedInList.add(reset.number);
-      if (!resets.has(reset.number)) resets.set(reset.number, reset.data);
-      for (const id of reset.data.movedMessageIds ?? []) movedTo.set(id, reset.number);
+      const boundary = sessionBoundary(part);
+      if (!boundary) continue;
+      startedInList.add(boundary.number);
+      if (!boundaries.has(boundary.number)) boundaries.set(boundary.number, boundary);
+      if (boundary.agentHandoff && !agentHandoffs.has(boundary.number)) {
+        agentHandoffs.set(boundary.number, boundary.agentHandoff);
+      }
+      // The target's session holds the request it answers: the server moves it there. A part
+      // that does not list what moved means the user message the reply sits under, if the
+      // list has it only as sent (a stored one already sits in its session).
+      const moved =
+        boundary.agentHandoff && !boundary.agentHandoff.movedMessageIds && lastUser
+          ? [lastUser]
+          : boundary.movedMessageIds;
+      for (const id of moved) movedTo.set(id, boundary.number);
     }
   }
 
-  for (const [number, data] of resets) {
+  for (const [number, data] of boundaries) {
     const known = registry.byNumber.get(number);
     if (known) {
       // `sessions` may predate the handoff being attached; the stream's copy is newer.
@@ -253,15 +299,18 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
     }
     const announced = data.newSessionId ? sessionParts.get(data.newSessionId) : undefined;
     const previous = registry.byNumber.get(registry.numberOf(data.oldSessionId) ?? number - 1);
+    const target = data.agentHandoff?.to;
     registry.add(
       synthesizeSession({
         number,
         id: data.newSessionId ?? "",
         model: announced?.model ?? previous?.model ?? "",
-        profile: announced?.profile ?? previous?.profile ?? "",
-        trigger: announced?.trigger ?? "threshold",
+        // An agent handoff gives the session to its target; a reset keeps the agent.
+        profile: announced?.profile ?? target?.id ?? previous?.profile ?? "",
+        trigger: announced?.trigger ?? (target ? "agent_handoff" : "threshold"),
         startedAt: announced?.startedAt ?? data.handoff?.createdAt ?? "",
         handoff: data.handoff ?? null,
+        ...(target ? { agent: target } : previous?.agent ? { agent: previous.agent } : {}),
       }),
     );
   }
@@ -270,17 +319,22 @@ function scanResets(messages: ChatMessage[], sessions: SessionSummary[]): ResetS
     const { id, number, model, profile, trigger, startedAt } = announced;
     registry.add(synthesizeSession({ id, number, model, profile, trigger, startedAt }));
   }
-  return { registry, movedTo, startedInList };
+  return { registry, movedTo, startedInList, agentHandoffs };
 }
 
 /**
  * The session a message's first part runs in, from what the message itself says: the session a
- * reset it carries started from (most specific: the server may stamp either session in metadata),
- * its metadata, or the `data-session` part a turn starts with.
+ * reset or agent handoff it carries started from (most specific: the server may stamp either
+ * session in metadata), its metadata, or the `data-session` part a turn starts with.
  */
 function ownSession(message: ChatMessage, registry: SessionRegistry): number | undefined {
   let announced: number | undefined;
   for (const part of message.parts) {
+    if (part.type === "data-agent-handoff") {
+      const from = registry.numberOf(part.data.oldSessionId);
+      if (from !== undefined) return from;
+      break;
+    }
     if (part.type === "data-context-reset") {
       // Part ids are `reset-<fromSessionId>` (docs/streams.md): that covers events sent without
       // oldSessionId.
@@ -304,6 +358,8 @@ interface Segment {
   to: number;
   before: ListItem[];
   after: ListItem[];
+  /** The agent handoff that opened this segment, if one did. */
+  openedBy?: AgentHandoffPart;
 }
 
 interface SessionRows {
@@ -335,7 +391,9 @@ export function formatMessages(
   options: FormatMessagesOptions = {},
 ): FormattedMessages {
   const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
-  const { registry, movedTo, startedInList } = scanResets(ordered, sessions);
+  const { registry, movedTo, startedInList, agentHandoffs } = scanResets(ordered, sessions);
+  /** Rows of replies an agent handed over midway: who wrote each (see `stretchWriters`). */
+  const rowWriters = new Map<ListItem, AgentRef>();
 
   const bySession = new Map<number, SessionRows>();
   const rowsOf = (number: number): SessionRows => {
@@ -376,7 +434,11 @@ export function formatMessages(
     const parts = message.parts;
     let needsWalk = false;
     for (const part of parts) {
-      if (part.type === "data-context-reset" || part.type === "data-compaction") {
+      if (
+        part.type === "data-context-reset" ||
+        part.type === "data-compaction" ||
+        part.type === "data-agent-handoff"
+      ) {
         needsWalk = true;
         break;
       }
@@ -402,15 +464,22 @@ export function formatMessages(
         });
         continue;
       }
-      if (part?.type !== "data-context-reset") continue;
-      const { event } = part.data;
-      const reset = completedReset(part);
-      if (reset && reset.number !== segment.session) {
+      const boundary = sessionBoundary(part);
+      if (boundary && boundary.number !== segment.session) {
         segment.to = i;
         segments.push(segment);
-        segment = { session: reset.number, from: i + 1, to: parts.length, before: [], after: [] };
+        segment = {
+          session: boundary.number,
+          from: i + 1,
+          to: parts.length,
+          before: [],
+          after: [],
+          ...(boundary.agentHandoff ? { openedBy: boundary.agentHandoff } : {}),
+        };
         continue;
       }
+      if (part?.type !== "data-context-reset") continue;
+      const { event } = part.data;
       const upcoming = segment.session + 1;
       // Once session N+1 is known the reset committed, whatever this stale part still says.
       if (
@@ -432,6 +501,7 @@ export function formatMessages(
     segments.push(segment);
 
     const split = segments.length > 1;
+    const writers = split ? stretchWriters(segments.map((s) => s.openedBy)) : [];
     // A half with nothing to show is dropped, but a message always keeps one row: the last,
     // where a reply that has not streamed any text yet will appear.
     let keep = segments.map((s) => !split || hasContent(parts, s.from, s.to));
@@ -442,12 +512,15 @@ export function formatMessages(
       if (i > 0) current = Math.max(current, s.session);
       for (const item of s.before) target.push(item);
       if (keep[i]) {
-        target.push({
+        const row: MessageItem = {
           kind: "message",
           key: i === 0 ? message.id : `${message.id}:s${s.session}`,
           message: split ? { ...message, parts: parts.slice(s.from, s.to) } : message,
           sessionNumber: s.session,
-        });
+        };
+        const writer = writers[i];
+        if (writer) rowWriters.set(row, writer);
+        target.push(row);
       }
       for (const item of s.after) target.push(item);
     }
@@ -463,6 +536,15 @@ export function formatMessages(
   }
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
 
+  const agents = new ThreadAgents(registry.byNumber, ordered, agentHandoffs);
+  const sessionAgents: Record<number, AgentRef> = {};
+  const attributed = (item: ListItem): ListItem => {
+    if (!agents.shown || item.kind !== "message") return item;
+    const agent = rowWriters.get(item) ?? agents.writer(item.message, item.sessionNumber);
+    if (agent) item.agent = agent;
+    return item;
+  };
+
   const items: ListItem[] = [];
   const sessionStartIndex: Record<number, number> = {};
   const numbers = [...bySession.keys()].sort((a, b) => a - b);
@@ -471,175 +553,24 @@ export function formatMessages(
     if (!rows) continue;
     const gaps = gapsBySession.get(number);
     if (gaps) rows.rows = withPlaceholders(rows.rows, gaps, chunkSize);
+    const agent = agents.shown ? agents.session(number) : undefined;
+    if (agent) sessionAgents[number] = agent;
     if (number >= 2) {
       sessionStartIndex[number] = items.length;
+      const agentHandoff = agents.handoff(number);
       items.push({
         kind: "session_divider",
         key: `session:${number}`,
         sessionNumber: number,
         session: registry.get(number),
+        ...(agentHandoff ? { agentHandoff } : {}),
       });
     }
-    for (const item of rows.moved) items.push(item);
-    for (const item of rows.rows) items.push(item);
+    for (const item of rows.moved) items.push(attributed(item));
+    for (const item of rows.rows) items.push(attributed(item));
   }
   if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
-  return { items, sessionStartIndex };
-}
-
-const DEFAULT_CHUNK_SIZE = 100;
-
-/** The seq a row sorts by: its message's, or for a compaction marker the message it precedes. */
-function rowSeqs(rows: ListItem[]): number[] {
-  const seqs = new Array<number>(rows.length);
-  let next = Number.POSITIVE_INFINITY;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i];
-    if (row?.kind === "message") next = row.message.metadata?.seq ?? next;
-    seqs[i] = next;
-  }
-  return seqs;
-}
-
-/** A session's rows with placeholder rows for its unloaded ranges, each at its seq position. */
-function withPlaceholders(rows: ListItem[], gaps: MessageGap[], chunkSize: number): ListItem[] {
-  const sorted = [...gaps].sort((a, b) => a.fromSeq - b.fromSeq);
-  const seqs = rowSeqs(rows);
-  const out: ListItem[] = [];
-  let g = 0;
-  for (const [i, row] of rows.entries()) {
-    const seq = seqs[i] ?? Number.POSITIVE_INFINITY;
-    while (g < sorted.length && (sorted[g]?.toSeq ?? 0) < seq) {
-      for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
-      g++;
-    }
-    out.push(row);
-  }
-  for (; g < sorted.length; g++) {
-    for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
-  }
-  return out;
-}
-
-/**
- * One gap as rows of at most `chunkSize` messages; the last row takes the remainder, since
- * pages load from the loaded rows below upward. Keys count from the top, so loading from below
- * keeps the keys of the rows still unloaded.
- */
-function placeholderChunks(gap: MessageGap, chunkSize: number): PlaceholderItem[] {
-  const n = Math.ceil(gap.count / chunkSize);
-  const span = gap.toSeq - gap.fromSeq + 1;
-  const chunks: PlaceholderItem[] = [];
-  // Seq bounds in proportion to the counts, so a chunk's page is fetched where it stands.
-  const seqAt = (messagesBefore: number) =>
-    gap.fromSeq + Math.floor((messagesBefore * span) / gap.count);
-  for (let j = 0; j < n; j++) {
-    const count = j < n - 1 ? chunkSize : gap.count - chunkSize * (n - 1);
-    const fromSeq = seqAt(j * chunkSize);
-    const toSeq = Math.max(fromSeq, seqAt(j * chunkSize + count) - 1);
-    chunks.push({
-      kind: "placeholder",
-      key: `gap:${gap.sessionNumber}:${gap.fromSeq}:${j}`,
-      sessionNumber: gap.sessionNumber,
-      count,
-      fromSeq,
-      toSeq,
-      loadedBelow: j === n - 1 && gap.loadedBelow,
-    });
-  }
-  return chunks;
-}
-
-/** Sorted, merged copy of `ranges`. */
-export function mergeSeqRanges(ranges: readonly SeqRange[]): SeqRange[] {
-  const sorted = [...ranges].filter((r) => r.to >= r.from).sort((a, b) => a.from - b.from);
-  const merged: SeqRange[] = [];
-  for (const range of sorted) {
-    const last = merged.at(-1);
-    if (last && range.from <= last.to + 1) last.to = Math.max(last.to, range.to);
-    else merged.push({ ...range });
-  }
-  return merged;
-}
-
-function isCovered(ranges: readonly SeqRange[], seq: number): boolean {
-  return ranges.some((r) => r.from <= seq && seq <= r.to);
-}
-
-/** The parts of [from, to] that no range covers. `ranges` must be merged and sorted. */
-function uncovered(ranges: readonly SeqRange[], from: number, to: number): SeqRange[] {
-  const holes: SeqRange[] = [];
-  let cursor = from;
-  for (const range of ranges) {
-    if (range.to < cursor) continue;
-    if (range.from > to) break;
-    if (range.from > cursor) holes.push({ from: cursor, to: Math.min(to, range.from - 1) });
-    cursor = range.to + 1;
-    // A range open to the end covers everything after it.
-    if (!Number.isFinite(cursor) || cursor > to) return holes;
-  }
-  if (cursor <= to) holes.push({ from: cursor, to });
-  return holes;
-}
-
-/**
- * Where the loaded messages leave holes in the thread: per session, the seq ranges no loaded page
- * covers, with the session's unloaded message count (its `messageCount` minus the loaded messages
- * stored in it) spread over them by seq span. Exact when a session has one hole, which is the
- * case unless the reader jumped into its middle. A session's seqs run from its `firstSeq` to the
- * next session's; the messages a reset moved keep their seq and open the new session.
- */
-export function messageGaps({
-  sessions,
-  messages,
-  covered,
-}: {
-  sessions: readonly SessionSummary[];
-  messages: readonly ChatMessage[];
-  covered: readonly SeqRange[];
-}): MessageGap[] {
-  const ranges = mergeSeqRanges(covered);
-  const loaded = new Map<string, number>();
-  for (const message of messages) {
-    const id = message.metadata?.sessionId;
-    if (id === undefined || message.metadata?.seq === undefined) continue;
-    loaded.set(id, (loaded.get(id) ?? 0) + 1);
-  }
-  const stored = sessions
-    .filter((s) => s.firstSeq !== null && s.messageCount > 0)
-    .sort((a, b) => (a.firstSeq ?? 0) - (b.firstSeq ?? 0));
-  const gaps: MessageGap[] = [];
-  for (const [i, session] of stored.entries()) {
-    const unloaded = session.messageCount - (loaded.get(session.id) ?? 0);
-    if (unloaded <= 0) continue;
-    const from = session.firstSeq ?? 0;
-    const nextFirst = stored[i + 1]?.firstSeq;
-    // Without a later session the range is open; an unloaded tail that long has no seq bound,
-    // so it is sized by its count.
-    const to = nextFirst != null ? nextFirst - 1 : Number.POSITIVE_INFINITY;
-    const holes = uncovered(ranges, from, to).map((hole) =>
-      Number.isFinite(hole.to) ? hole : { from: hole.from, to: hole.from + unloaded - 1 },
-    );
-    const span = holes.reduce((sum, hole) => sum + hole.to - hole.from + 1, 0);
-    if (span <= 0) continue;
-    let left = Math.min(unloaded, span);
-    for (const [h, hole] of holes.entries()) {
-      const size = hole.to - hole.from + 1;
-      const share =
-        h === holes.length - 1 ? left : Math.min(left, Math.round((unloaded * size) / span));
-      const count = Math.min(share, size);
-      left -= count;
-      if (count <= 0) continue;
-      gaps.push({
-        sessionNumber: session.number,
-        fromSeq: hole.from,
-        toSeq: hole.to,
-        count,
-        loadedBelow: isCovered(ranges, hole.to + 1),
-      });
-    }
-  }
-  return gaps;
+  return { items, sessionStartIndex, sessionAgents };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { emptyArtifact } from "@/lib/handoff/artifact";
 import {
   answerRanAcrossReset,
   queuedMessages,
@@ -23,6 +24,28 @@ const reset = (event: "reset_starting" | "reset_complete"): Part => ({
   id: "reset-s1",
   data: { event, oldSessionId: "s1", newSessionId: "s2", sessionNumber: 2 },
 });
+const handoff: Part = {
+  type: "data-agent-handoff",
+  id: "agent-handoff-s1",
+  data: {
+    from: { id: "writer", name: "Writer" },
+    to: { id: "editor", name: "Editor" },
+    oldSessionId: "s1",
+    newSessionId: "s2",
+    sessionNumber: 2,
+    handoff: {
+      key: "brief",
+      revision: 1,
+      id: "b1",
+      sessionNumber: 2,
+      artifact: emptyArtifact("polish draft.md"),
+      markdown: "# Handoff Brief",
+      createdAt: "2025-01-01T00:00:00.000Z",
+      redactions: [],
+      kind: "agent_handoff",
+    },
+  },
+};
 const msg = (
   id: string,
   role: "user" | "assistant",
@@ -88,6 +111,27 @@ describe("reconcileMessages", () => {
     expect(calls).toEqual(["c1", "c2"]);
   });
 
+  it("replaces a live run handed to another agent by its two stored halves", () => {
+    // The editor's half is still short of what streamed; the stored halves win all the same,
+    // or the writer's row would keep the editor's text too.
+    const live = [
+      msg("u1", "user", [text("hand off to editor: polish draft.md")], 1, "s1"),
+      msg(
+        "a1",
+        "assistant",
+        [write("c1", "draft.md"), handoff, text("Polished draft.md")],
+        2,
+        "s1",
+      ),
+    ];
+    const stored = [
+      live[0] as ChatMessage,
+      msg("a1", "assistant", [write("c1", "draft.md"), handoff], 2, "s1"),
+      msg("a2", "assistant", [text("Polished")], 3, "s2"),
+    ];
+    expect(reconcileMessages(live, stored)).toEqual(stored);
+  });
+
   it("adds stored messages the live copy never had, in thread order", () => {
     const merged = reconcileMessages(
       [msg("u2", "user", [text("again")])],
@@ -137,6 +181,11 @@ describe("answerRanAcrossReset", () => {
       request(),
       msg("a1", "assistant", [write("c1", "a.md"), reset("reset_complete"), write("c2", "b.md")]),
     ];
+    expect(answerRanAcrossReset(live)).toBe(true);
+  });
+
+  it("is true for a live run that handed over to another agent after its first step", () => {
+    const live = [request(), msg("a1", "assistant", [write("c1", "a.md"), handoff, text("done")])];
     expect(answerRanAcrossReset(live)).toBe(true);
   });
 

@@ -37,11 +37,20 @@ function shownSize(message: ChatMessage): number {
   );
 }
 
-/** A live message that ran across a committed reset: the server stored it as two messages. */
-export function spansSessions(message: ChatMessage): boolean {
-  return message.parts.some(
-    (p) => p.type === "data-context-reset" && p.data.event === "reset_complete",
+/** Where a run moved into a new session: a committed reset, or a handoff to another agent. */
+function startsNewSession(part: ChatMessage["parts"][number]): boolean {
+  return (
+    (part.type === "data-context-reset" && part.data.event === "reset_complete") ||
+    part.type === "data-agent-handoff"
   );
+}
+
+/**
+ * A live message that ran across a committed reset or an agent handoff: the server stored it as
+ * one message per session.
+ */
+export function spansSessions(message: ChatMessage): boolean {
+  return message.parts.some(startsNewSession);
 }
 
 /** Stored copies replace the local ones (they carry seq and session), nothing local is lost. */
@@ -54,7 +63,8 @@ export function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): 
     if (!copy) return m;
     // A stopped reply is stored a moment after its stream ends: until then the stored copy is
     // shorter than what the reader saw, so keep what is on screen and take only the metadata.
-    // A run that reset midway is stored as two messages: its stored first half replaces it.
+    // A run that reset (or was handed over) midway is stored as two messages: its stored first
+    // half replaces it.
     if (copy.role === "assistant" && shownSize(copy) < shownSize(m) && !spansSessions(m)) {
       return { ...copy, parts: m.parts };
     }
@@ -74,11 +84,11 @@ export function runningReset(message: ChatMessage | undefined): ContextResetPart
 }
 
 /**
- * Whether the answer to the latest user message ran across a reset between its steps: the
- * server refuses to edit or regenerate such a message (part of the answer lives in an ended
- * session, and the workspace is not rolled back). Stored copies show it as a later message in
- * another session than the request's; a live run, as a committed reset after the run's first
- * tool call or text.
+ * Whether the answer to the latest user message ran across a reset (or an agent handoff) between
+ * its steps: the server refuses to edit or regenerate such a message (part of the answer lives
+ * in an ended session, and the workspace is not rolled back). Stored copies show it as a later
+ * message in another session than the request's; a live run, as a committed reset or a handoff
+ * after the run's first tool call or text.
  */
 export function answerRanAcrossReset(messages: readonly ChatMessage[]): boolean {
   const at = messages.findLastIndex((m) => m.role === "user");
@@ -90,13 +100,7 @@ export function answerRanAcrossReset(messages: readonly ChatMessage[]): boolean 
     let worked = false;
     for (const part of message.parts) {
       if (part.type === "text" || "toolCallId" in part) worked = true;
-      else if (
-        part.type === "data-context-reset" &&
-        part.data.event === "reset_complete" &&
-        worked
-      ) {
-        return true;
-      }
+      else if (startsNewSession(part) && worked) return true;
     }
   }
   return false;

@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
 import { BatonError } from "@/lib/errors";
 
 /** Kinds of id a shared view replaces; part of the derivation, so two kinds never collide. */
-export type SharedIdKind = "message" | "session" | "handoff" | "part";
+export type SharedIdKind = "message" | "session" | "handoff" | "part" | "agent";
 
 /** Largest position a cursor holds (message seqs are 32-bit integers). */
 export const MAX_CURSOR_SEQ = 2_147_483_647;

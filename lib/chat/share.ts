@@ -1,18 +1,20 @@
 // Read-only shared threads: tokens, and the thread view a visitor gets — the owner's view with
 // secrets in message text masked (the same redaction as handoffs), nothing private kept, and
-// every id of the thread's (messages, sessions, handoff key and content id) replaced by an
-// opaque stand-in under the link, with paging by cursors only that link opens (share-ids.ts).
+// every id of the thread's (messages, sessions, handoff key and content id, custom agents'
+// slugs) replaced by an opaque stand-in under the link, with paging by cursors only that link
+// opens (share-ids.ts).
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
 import { BatonError } from "@/lib/errors";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
+import { isDefaultAgent } from "./agent-refs";
 import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";
 import { MAX_CURSOR_SEQ, type ShareIds, shareIds } from "./share-ids";
 import { sharedToolPart } from "./share-tool-parts";
 import { loadThreadView } from "./thread-view";
-import type { ChatMessage, HandoffView, SessionSummary } from "./types";
+import type { AgentBrief, AgentRef, ChatMessage, HandoffView, SessionSummary } from "./types";
 
 /** 32 random bytes, base64url: 256 bits, far past guessing. */
 export function newShareToken(): string {
@@ -81,6 +83,38 @@ class SharedMapping {
   }
 
   /**
+   * An agent under its stand-in: a custom agent's slug names a row of the owner's. The built-in
+   * Default keeps its id (it names nothing of theirs), so the list can tell it from the others.
+   * An agent without a profile row is named by its slug in the owner's view; here it is "Agent".
+   */
+  agent(agent: AgentRef): AgentRef {
+    if (isDefaultAgent(agent)) return agent;
+    return {
+      id: this.ids.id("agent", agent.id),
+      name: agent.name === agent.id ? "Agent" : redactText(agent.name).text,
+    };
+  }
+
+  /** One agent's brief to the next, rebuilt field by field and masked like the rest. */
+  brief(brief: AgentBrief): AgentBrief {
+    const text = (value: string) => redactText(value).text;
+    return {
+      from: this.agent(brief.from),
+      to: this.agent(brief.to),
+      objective: text(brief.objective),
+      ...(brief.title === undefined ? {} : { title: text(brief.title) }),
+      ...(brief.reason === undefined ? {} : { reason: text(brief.reason) }),
+      ...(brief.contextSummary === undefined ? {} : { contextSummary: text(brief.contextSummary) }),
+      workspaceRefs: brief.workspaceRefs.map(text),
+      mustPreserve: brief.mustPreserve.map(text),
+      completionCriteria: brief.completionCriteria.map(text),
+      additional: Object.fromEntries(
+        Object.entries(brief.additional).map(([key, value]) => [text(key), text(value)]),
+      ),
+    };
+  }
+
+  /**
    * What the handoff card shows, without the handoff's key (for a session handoff, the thread
    * id) or its content id (a hash naming the record): the card keys its open state by the stand-in.
    * Handoffs are redacted when written; they are masked again here so a record stored before a
@@ -97,6 +131,8 @@ class SharedMapping {
       markdown: redactText(handoff.markdown).text,
       createdAt: handoff.createdAt,
       redactions: [...handoff.redactions, ...redactions],
+      ...(handoff.kind ? { kind: handoff.kind } : {}),
+      ...(handoff.brief ? { brief: this.brief(handoff.brief) } : {}),
     };
   }
 
@@ -114,6 +150,7 @@ class SharedMapping {
       messageCount: session.messageCount,
       handoff: session.handoff ? this.handoff(session.handoff) : null,
       cursor: session.firstSeq === null ? null : this.ids.cursor(session.firstSeq),
+      ...(session.agent ? { agent: this.agent(session.agent) } : {}),
     };
   }
 
@@ -164,6 +201,9 @@ class SharedMapping {
           },
         };
       }
+      case "data-agent-handoff":
+        // A stored page draws the handoff's divider from its session, whose handoff is the brief.
+        return null;
       default:
         return sharedToolPart(part, (id) => this.ids.id("part", id));
     }
@@ -174,12 +214,19 @@ class SharedMapping {
       const kept = this.part(part);
       return kept ? [kept] : [];
     });
-    const { seq, sessionId, status, model, createdAt } = message.metadata ?? {};
+    const { seq, sessionId, status, model, agent, createdAt } = message.metadata ?? {};
     return {
       id: this.message(message.id),
       role: message.role,
       parts,
-      metadata: { seq, sessionId: this.session(sessionId), status, model, createdAt },
+      metadata: {
+        seq,
+        sessionId: this.session(sessionId),
+        status,
+        model,
+        ...(agent ? { agent: this.agent(agent) } : {}),
+        createdAt,
+      },
     };
   }
 }

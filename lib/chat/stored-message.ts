@@ -1,6 +1,6 @@
 // Stored rows → the UI messages the browser and the model-message converter read.
 import type { Message } from "@/db/schema";
-import type { ChatMessage } from "./types";
+import type { AgentRef, ChatMessage } from "./types";
 
 export function toChatMessage(row: Message): ChatMessage {
   return {
@@ -16,4 +16,11 @@ export function toChatMessage(row: Message): ChatMessage {
       ...(row.compacted ? { compacted: true } : {}),
     },
   };
+}
+
+/** The message as the thread view shows it: an assistant reply names the agent that wrote it. */
+export function toAttributedMessage(row: Message, agent: AgentRef): ChatMessage {
+  const message = toChatMessage(row);
+  if (row.role === "assistant") message.metadata = { ...message.metadata, agent };
+  return message;
 }

@@ -10,7 +10,8 @@ import { resolveProfile } from "@/lib/agents/profiles";
 import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
-import { toChatMessage } from "./stored-message";
+import { loadAgentNames } from "./agent-names";
+import { toAttributedMessage } from "./stored-message";
 import type { ChatMessage, ContextPart, SessionSummary } from "./types";
 
 export interface ThreadView {
@@ -79,10 +80,24 @@ export async function loadThreadView({
   const [sessions, page, profile] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
-    resolveProfile({ userId, profileId: thread.profile }),
+    // Only the context reading needs the thread's profile.
+    withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
   ]);
   const revisionIds = sessions.flatMap((s) => (s.handoffRevisionId ? [s.handoffRevisionId] : []));
-  const revisions = await getHandoffRevisionsByIds({ ownerId: userId, revisionIds });
+  // A reply without a recorded writer was written by its session's agent.
+  const sessionProfiles = new Map(sessions.map((s) => [s.id, s.profile]));
+  const writerOf = (row: (typeof page.messages)[number]) =>
+    row.agent ?? sessionProfiles.get(row.sessionId) ?? thread.profile;
+  const [revisions, agentOf] = await Promise.all([
+    getHandoffRevisionsByIds({ ownerId: userId, revisionIds }),
+    loadAgentNames({
+      userId,
+      slugs: [
+        ...sessionProfiles.values(),
+        ...page.messages.flatMap((m) => (m.role === "assistant" ? [writerOf(m)] : [])),
+      ],
+    }),
+  ]);
   const handoffs = new Map(revisions.map((r) => [r.id, handoffViewOf(r, r.handoffKey)]));
   const summaries: SessionSummary[] = sessions.map((s) => ({
     id: s.id,
@@ -95,11 +110,12 @@ export async function loadThreadView({
     firstSeq: s.firstSeq,
     messageCount: s.messageCount,
     handoff: s.handoffRevisionId ? (handoffs.get(s.handoffRevisionId) ?? null) : null,
+    agent: agentOf(s.profile),
   }));
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
   const context =
-    current && withContext
+    current && profile
       ? await measureContext({
           session: current,
           system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
@@ -113,7 +129,7 @@ export async function loadThreadView({
   return {
     thread: publicThread(thread),
     sessions: summaries,
-    messages: page.messages.map(toChatMessage),
+    messages: page.messages.map((row) => toAttributedMessage(row, agentOf(writerOf(row)))),
     olderCursor: await olderCursorOf({ userId, threadId, fromSeq, page }),
     newerCursor:
       fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,

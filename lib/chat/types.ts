@@ -119,6 +119,11 @@ export interface AgentHandoffPart {
   sessionNumber: number;
   /** The stored revision: `markdown` is the brief, `brief` its fields. */
   handoff: HandoffView;
+  /**
+   * The user messages the handoff moved into the target's session (the run's request, and any
+   * queued behind it). Absent: the list takes the request to be the user message above the reply.
+   */
+  movedMessageIds?: string[];
 }
 
 export type BatonDataParts = {

@@ -64,7 +64,9 @@ export function systemPromptFor(
   workspace = "",
 ) {
   const blocks = [profile.systemPrompt];
-  if (brief) {
+  // One agent's brief to the next is read as it was written; a reset's handoff, as carried over.
+  if (brief?.kind === "agent_handoff") blocks.push(brief.markdown);
+  else if (brief) {
     blocks.push(
       renderCarriedOverBlock(brief.markdown, {
         revision: brief.revision,

@@ -52,7 +52,8 @@ export interface LineWindow {
   truncated: boolean;
 }
 
-const LONG_LINE_MARK = " … [line cut: longer than the read budget]";
+/** Ends a line cut to fit the read budget: such a window does not hold the whole line. */
+export const LONG_LINE_MARK = " … [line cut: longer than the read budget]";
 
 /**
  * Lines [startLine, endLine] (1-based, inclusive), numbered `N: text`, stopping before the

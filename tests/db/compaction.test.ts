@@ -5,6 +5,7 @@ import { listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import { updateThread } from "@/db/queries/threads";
 import { agentProfiles } from "@/db/schema";
+import { DEFAULT_DELEGATION } from "@/lib/agents/profiles";
 import { createActor, replyText, sendTurn } from "../support/chat";
 import { promptTexts, spyModel } from "../support/spy-model";
 
@@ -24,15 +25,20 @@ describe("compaction", () => {
   it("summarizes older messages in place, keeps the tail verbatim and the originals stored", async () => {
     const actor = await createActor();
     const profileId = `compact-${randomUUID()}`;
-    await getDb().insert(agentProfiles).values({
-      id: profileId,
-      userId: actor.id,
-      name: "Compacting",
-      systemPrompt: "You are a careful assistant.",
-      contextStrategy: "compact",
-      resetThreshold: 0.9,
-      compactThreshold: 0.3,
-    });
+    await getDb()
+      .insert(agentProfiles)
+      .values({
+        id: profileId,
+        userId: actor.id,
+        name: "Compacting",
+        systemPrompt: "You are a careful assistant.",
+        contextStrategy: "compact",
+        resetThreshold: 0.9,
+        compactThreshold: 0.3,
+        // Nobody hands work to it, so the first turn's default agent is offered no handoff tools
+        // (their definitions alone would fill this test's small window).
+        delegation: { ...DEFAULT_DELEGATION, allowAsHandoffTarget: false },
+      });
     const threadId = randomUUID();
     const spy = spyModel();
     const deps = { languageModel: () => spy.model };

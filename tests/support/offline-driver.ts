@@ -63,8 +63,15 @@ export interface OfflineDriver {
   drive(prompt: LanguageModelV3Prompt, limit?: number): Promise<{ steps: Step[]; text: string }>;
 }
 
-export async function createOfflineDriver(ws = createMemoryWorkspace()): Promise<OfflineDriver> {
-  const definitions = await ws.definitions();
+/**
+ * `extraDefinitions`: tools offered besides the workspace's (their calls have no execute here:
+ * a test gives their results to `apply`).
+ */
+export async function createOfflineDriver(
+  ws = createMemoryWorkspace(),
+  { extraDefinitions = [] }: { extraDefinitions?: ToolDefinition[] } = {},
+): Promise<OfflineDriver> {
+  const definitions = [...(await ws.definitions()), ...extraDefinitions];
   const driver: OfflineDriver = {
     ws,
     definitions,

@@ -109,6 +109,20 @@ export function toolChunks(parts: SsePart[], toolName?: string) {
   ) as unknown as { toolCallId: string; toolName: string; input: Record<string, unknown> }[];
 }
 
+/** The outputs of the calls of `toolName`, in call order. */
+export function toolOutputs(parts: SsePart[], toolName: string): unknown[] {
+  return toolChunks(parts, toolName).map(
+    (call) =>
+      (
+        parts.find(
+          (p) =>
+            p.type === "tool-output-available" &&
+            (p as { toolCallId?: string }).toolCallId === call.toolCallId,
+        ) as { output?: unknown } | undefined
+      )?.output,
+  );
+}
+
 const usage = (input: number, output: number): LanguageModelV3Usage => ({
   inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: output, text: output, reasoning: 0 },
@@ -122,7 +136,13 @@ export function reportedInput(options: LanguageModelV3CallOptions): number {
   );
 }
 
-export type ScriptedStep = { toolName: string; input: Record<string, unknown> } | { text: string };
+export interface ScriptedCall {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+/** One step: a tool call, several tool calls in one step, or a text answer. */
+export type ScriptedStep = ScriptedCall | { calls: ScriptedCall[] } | { text: string };
 
 /**
  * A scripted model: each streamed call takes its step from `next(prompt)`; a handoff request
@@ -136,6 +156,8 @@ export function scriptedModel(
   },
 ) {
   const prompts: LanguageModelV3Prompt[] = [];
+  /** Every streamed call's options (its tools included). */
+  const options: LanguageModelV3CallOptions[] = [];
   let calls = 0;
   const model = new MockLanguageModelV3({
     provider: "baton",
@@ -148,9 +170,10 @@ export function scriptedModel(
         warnings: [],
       };
     },
-    doStream: async (options) => {
-      prompts.push(options.prompt);
-      const step = next(options.prompt, calls++);
+    doStream: async (call) => {
+      prompts.push(call.prompt);
+      options.push(call);
+      const step = next(call.prompt, calls++);
       const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if ("text" in step) {
         parts.push(
@@ -160,21 +183,24 @@ export function scriptedModel(
           {
             type: "finish",
             finishReason: { unified: "stop", raw: "stop" },
-            usage: usage(reportedInput(options), 10),
+            usage: usage(reportedInput(call), 10),
           },
         );
       } else {
+        const stepCalls = "calls" in step ? step.calls : [step];
         parts.push(
-          {
-            type: "tool-call",
-            toolCallId: `call-${randomUUID()}`,
-            toolName: step.toolName,
-            input: JSON.stringify(step.input),
-          },
+          ...stepCalls.map(
+            (c): LanguageModelV3StreamPart => ({
+              type: "tool-call",
+              toolCallId: `call-${randomUUID()}`,
+              toolName: c.toolName,
+              input: JSON.stringify(c.input),
+            }),
+          ),
           {
             type: "finish",
             finishReason: { unified: "tool-calls", raw: "tool_calls" },
-            usage: usage(reportedInput(options), 10),
+            usage: usage(reportedInput(call), 10),
           },
         );
       }
@@ -188,7 +214,7 @@ export function scriptedModel(
       };
     },
   });
-  return { model, prompts };
+  return { model, prompts, options };
 }
 
 /** Every tool call in a prompt has its result before the next user or assistant turn. */

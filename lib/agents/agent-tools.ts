@@ -1,0 +1,84 @@
+// The tools one agent works with: the built-in tools its profile allows, and the handoff tools
+// when it may use them — with the calls of a leg kept in order and gated by a handoff
+// (handoff/guard.ts). Also what those definitions cost per call, and the lines of the agent's
+// prompt that tell it how handing off works, from its own point of view.
+import "server-only";
+import type { ToolSet } from "ai";
+import { toolSetTokens } from "@/lib/ai/tool-definitions";
+import type { LegGuard } from "./handoff/guard";
+import { createHandoffTools, type HandoffToolContext } from "./handoff/tools";
+import { HANDOFF_TOOL_NAMES, type Profile } from "./profiles";
+import { createBuiltinTools, type ToolContext } from "./tools";
+import { withAnsweredApprovals } from "./tools/approvals";
+
+export interface AgentToolsInput {
+  profile: Profile;
+  /** Whether the handoff tools are offered (the user has another agent to hand to). */
+  handoff: boolean;
+  tools: ToolContext;
+  guard: LegGuard;
+  approvedCallIds: ReadonlySet<string>;
+  handoffContext: Omit<HandoffToolContext, "source" | "guard">;
+}
+
+/** The names of the tools `profile` is given, in a stable order. */
+export function agentToolNames(profile: Profile, handoff: boolean): string[] {
+  const allowed = new Set(profile.toolsAllow);
+  const builtins = Object.keys(noopBuiltins()).filter((name) => allowed.has(name));
+  const handoffTools = handoff ? HANDOFF_TOOL_NAMES.filter((name) => allowed.has(name)) : [];
+  return [...builtins, ...handoffTools];
+}
+
+export function createAgentTools(input: AgentToolsInput): ToolSet {
+  const names = new Set(agentToolNames(input.profile, input.handoff));
+  const all: ToolSet = {
+    ...createBuiltinTools(input.tools),
+    ...(input.handoff
+      ? createHandoffTools({ ...input.handoffContext, source: input.profile, guard: input.guard })
+      : {}),
+  };
+  const tools: ToolSet = {};
+  for (const [name, tool] of Object.entries(all)) if (names.has(name)) tools[name] = tool;
+  return input.guard.wrap(withAnsweredApprovals(tools, input.approvedCallIds));
+}
+
+function noopBuiltins() {
+  return createBuiltinTools({
+    userId: "",
+    threadId: "",
+    sessionId: "",
+    runId: null,
+    isGranted: async () => false,
+  });
+}
+
+const tokensByTools = new Map<string, Promise<number>>();
+
+/**
+ * What the definitions of `tools` cost in every call of `modelId`: they depend only on which
+ * tools they are, so the figure is kept per model and tool names.
+ */
+export function agentToolTokens(modelId: string, tools: ToolSet): Promise<number> {
+  const key = `${modelId}\u0000${Object.keys(tools).join(",")}`;
+  let known = tokensByTools.get(key);
+  if (!known) {
+    known = toolSetTokens(tools, modelId);
+    tokensByTools.set(key, known);
+  }
+  return known;
+}
+
+/**
+ * The agent's prompt as its calls carry it: its own system prompt and, when it may hand off, how
+ * that works from where it stands — no run, session or storage terms.
+ */
+export function agentSystemPrompt(profile: Profile, canHandOff: boolean): string {
+  if (!canHandOff) return profile.systemPrompt;
+  return [
+    profile.systemPrompt,
+    "## Handing off to another agent",
+    `Here you are the agent ${profile.name} (${profile.id}). When another agent is better placed to do the next stage of this work, call handoff_to_agent with its id and a brief; list_agents shows who can take it. ` +
+      "The brief is all the other agent gets, so write the objective and what it needs: what is done, which files to read, what must be kept, how to tell the stage is done. " +
+      "Handing off ends your part: you call no further tools, and nothing comes back to you. Hand off only when the user asks for it or the work clearly belongs to another agent.",
+  ].join("\n\n");
+}

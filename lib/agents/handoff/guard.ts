@@ -1,0 +1,85 @@
+// The tool calls of one leg (one streamText call) run one after another, in the order the model
+// made them, so a handoff decides what the calls after it do: once control is handed off, the
+// source agent runs no further tool — later calls of the same step read "not run" instead of
+// running, and none of them asks for approval. The guard also knows which calls of the leg are
+// awaiting approval (a handoff is denied while one is).
+import "server-only";
+import type { Tool, ToolSet } from "ai";
+import type { AgentBrief } from "@/lib/chat/types";
+import type { Profile } from "../profiles";
+
+export const NOT_RUN_HANDED_OFF =
+  "Not run: control was handed off to another agent, so this agent runs no further tools.";
+
+/** An accepted handoff, carried out by the run loop once the leg's step has ended. */
+export interface AcceptedHandoff {
+  target: Profile;
+  /** The model the target runs on (its own, or the thread's). */
+  modelId: string;
+  brief: AgentBrief;
+  toolCallId: string;
+}
+
+type ApprovalCheck = Exclude<Tool["needsApproval"], boolean | undefined>;
+
+export class LegGuard {
+  private queue: Promise<unknown> = Promise.resolve();
+  private accepted: AcceptedHandoff | null = null;
+  private readonly awaiting = new Set<string>();
+  /** A host failure inside a tool (storage, serialization): the run fails once the leg ends. */
+  hostError: unknown = null;
+
+  /** `answered`: calls approved in this request; the SDK re-checks them, they are not pending. */
+  constructor(private readonly answered: ReadonlySet<string> = new Set()) {}
+
+  get handoff(): AcceptedHandoff | null {
+    return this.accepted;
+  }
+
+  /** Calls of this leg that asked for the user's approval. */
+  get pendingApprovals(): number {
+    return this.awaiting.size;
+  }
+
+  accept(handoff: AcceptedHandoff) {
+    this.accepted = handoff;
+  }
+
+  /** Runs `body` after every call queued before it. */
+  serial<T>(body: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(body, body);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The tools with their calls in order and gated by the handoff. */
+  wrap<T extends ToolSet>(tools: T): T {
+    const out: ToolSet = {};
+    for (const [name, tool] of Object.entries(tools)) out[name] = this.wrapTool(tool);
+    return out as T;
+  }
+
+  private wrapTool(tool: Tool): Tool {
+    const { execute, needsApproval } = tool;
+    const wrapped: Tool = { ...tool };
+    if (execute) {
+      wrapped.execute = (input, options) =>
+        this.serial(async () =>
+          this.accepted ? { ok: false, error: NOT_RUN_HANDED_OFF } : execute(input, options),
+        );
+    }
+    if (needsApproval !== undefined) {
+      const check: ApprovalCheck = async (input, options) => {
+        // Decided after the calls before it, so a handoff earlier in the step is known.
+        await this.serial(async () => undefined);
+        if (this.accepted) return false;
+        const needs =
+          typeof needsApproval === "function" ? await needsApproval(input, options) : needsApproval;
+        if (needs && !this.answered.has(options.toolCallId)) this.awaiting.add(options.toolCallId);
+        return needs;
+      };
+      wrapped.needsApproval = check;
+    }
+    return wrapped;
+  }
+}

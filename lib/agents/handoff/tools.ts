@@ -1,0 +1,137 @@
+// The agent-handoff tools as the calling agent sees them: `handoff_to_agent` gives the next stage
+// of the work to another agent with a written brief, `list_agents` says who can take it. Their
+// descriptions and results speak of agents by their public names only — never of runs,
+// sessions, invocations or storage. The handoff itself is carried out by the run loop once the
+// step has ended (lib/agents/handoff/transfer.ts); the tool only checks it and accepts it.
+import "server-only";
+import { tool } from "ai";
+import { z } from "zod";
+import { type BriefInput, briefInputSchema, normalizeBrief } from "@/lib/handoff/agent-brief";
+import type { Profile } from "../profiles";
+import { checkHandoff, type HandoffCheck, type HandoffCheckInput } from "./checks";
+import type { LegGuard } from "./guard";
+
+export interface HandoffToolContext {
+  /** The agent whose tools these are. */
+  source: Profile;
+  guard: LegGuard;
+  /** Handoffs the run has made so far. */
+  handoffsSoFar: () => number;
+  /** Every agent of the user, the built-in default included. */
+  listAgents: () => Promise<Profile[]>;
+  findAgent: (id: string) => Promise<Profile | null>;
+  threadModelId: string;
+  isConfigured: HandoffCheckInput["isConfigured"];
+  callsTools: HandoffCheckInput["callsTools"];
+  /** What the target's first call would hold with this brief, against its budget. */
+  fit: (
+    target: Profile,
+    modelId: string,
+    input: BriefInput,
+  ) => ReturnType<HandoffCheckInput["fit"]>;
+  /** Told of every decision, for the run's journal. */
+  onDecision?: (
+    decision: HandoffCheck,
+    request: { agentId: string; toolCallId: string },
+  ) => Promise<void>;
+}
+
+export interface HandoffToolResult {
+  ok: boolean;
+  message?: string;
+  error?: string;
+}
+
+export interface AgentListing {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** Agents `source` could hand off to as far as their profiles go (not itself). */
+export function handoffTargetsOf(source: Profile, agents: readonly Profile[]): AgentListing[] {
+  return agents
+    .filter(
+      (agent) =>
+        agent.id !== source.id &&
+        agent.delegation.callable &&
+        agent.delegation.allowAsHandoffTarget &&
+        (agent.delegation.allowedCallers === "*" ||
+          agent.delegation.allowedCallers.includes(source.id)),
+    )
+    .map((agent) => ({ id: agent.id, name: agent.name, description: agent.description }));
+}
+
+export const HANDOFF_TOOL_DESCRIPTION =
+  "Hand the next stage of this work to another agent (its id from list_agents) with a brief: " +
+  "the objective and all it needs to know, since it starts from the brief alone. Your part " +
+  "then ends: you call no further tools, and nothing comes back to you.";
+
+export const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
+
+export function createHandoffTools(ctx: HandoffToolContext) {
+  return {
+    handoff_to_agent: tool({
+      description: HANDOFF_TOOL_DESCRIPTION,
+      inputSchema: z.object({
+        agentId: z.string().describe("The agent's id, from list_agents."),
+        handoff: briefInputSchema,
+        pendingTaskPolicy: z.enum(["denyIfPending"]).optional(),
+      }),
+      execute: async ({ agentId, handoff }, { toolCallId }): Promise<HandoffToolResult> => {
+        const id = agentId.trim().slice(0, 100);
+        let decision: HandoffCheck;
+        try {
+          decision = await checkHandoff({
+            source: ctx.source,
+            offered: true,
+            agentId: id,
+            objective: handoff.objective,
+            pendingApprovals: ctx.guard.pendingApprovals,
+            handoffsSoFar: ctx.handoffsSoFar(),
+            target: id === "" ? null : await ctx.findAgent(id),
+            threadModelId: ctx.threadModelId,
+            isConfigured: ctx.isConfigured,
+            callsTools: ctx.callsTools,
+            fit: (target, modelId) => ctx.fit(target, modelId, handoff),
+          });
+          await ctx.onDecision?.(decision, { agentId: id, toolCallId });
+        } catch (error) {
+          // Storage failing is not the agent's to fix: the run fails once this step ends.
+          ctx.guard.hostError = error;
+          throw error;
+        }
+        if (!decision.ok) return { ok: false, error: decision.message };
+        const { target, modelId } = decision;
+        ctx.guard.accept({
+          target,
+          modelId,
+          toolCallId,
+          brief: normalizeBrief(
+            handoff,
+            { id: ctx.source.id, name: ctx.source.name },
+            { id: target.id, name: target.name },
+          ),
+        });
+        return {
+          ok: true,
+          message: `Handoff accepted for Agent ${target.name}. Your part is complete.`,
+        };
+      },
+    }),
+    list_agents: tool({
+      description: LIST_AGENTS_DESCRIPTION,
+      inputSchema: z.object({
+        purpose: z.enum(["handoff"]),
+      }),
+      execute: async () => {
+        try {
+          return { ok: true, agents: handoffTargetsOf(ctx.source, await ctx.listAgents()) };
+        } catch (error) {
+          ctx.guard.hostError = error;
+          throw error;
+        }
+      },
+    }),
+  };
+}

@@ -1,0 +1,145 @@
+// Carrying out an accepted agent handoff: the source's session ends and the target's begins
+// (trigger `agent_handoff`), in one commit that also stores the brief as a handoff revision of
+// the thread's key (kind `agent_handoff`) and makes the target the thread's agent. The revision's
+// artifact is mapped from the brief and merged like any handoff's — pins, open tasks and plan,
+// files and the last request carried, secrets masked — and the brief the target reads lists
+// what the merge keeps.
+import "server-only";
+import { getDb } from "@/db/client";
+import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import { acquireResetLease, commitReset, finishResetWithoutCommit } from "@/db/queries/resets";
+import { listTouchedPaths } from "@/db/queries/workspace";
+import type { ChatSession, Message } from "@/db/schema";
+import { messageText } from "@/lib/chat/request";
+import type { AgentBrief, ContextPart, HandoffView } from "@/lib/chat/types";
+import { applyRunFacts } from "@/lib/context/mechanical-facts";
+import { handoffViewOf, loadSessionContext } from "@/lib/context/session-context";
+import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
+import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
+import { contentId } from "@/lib/handoff/content-id";
+import { mergeMechanicalFacts } from "@/lib/handoff/merge";
+import { redactArtifact } from "@/lib/handoff/redact";
+import { currentInstance } from "@/lib/runtime/instance";
+import type { RunScope } from "../run-context";
+import type { AcceptedHandoff } from "./guard";
+
+export interface TransferInput {
+  /** The source agent's scope. */
+  scope: RunScope;
+  /** The session that ends (its messages, the source's included, are stored). */
+  session: ChatSession;
+  /** The user message the run answers: it moves into the target's session. */
+  request: Message;
+  handoff: AcceptedHandoff;
+  reading: ContextPart;
+}
+
+export interface Transfer {
+  session: ChatSession;
+  handoff: HandoffView;
+  brief: AgentBrief;
+  /** The user messages the commit moved into the target's session (the request first). */
+  movedMessageIds: string[];
+}
+
+export class HandoffCommitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HandoffCommitError";
+  }
+}
+
+export async function transferToAgent(input: TransferInput): Promise<Transfer> {
+  const { scope, session, request, handoff, reading } = input;
+  const { userId, threadId } = scope;
+  const instanceId = await currentInstance();
+  const lease = await acquireResetLease({
+    userId,
+    threadId,
+    fromSession: session.number,
+    trigger: "agent_handoff",
+    instanceId,
+  });
+  if (lease?.kind !== "acquired") {
+    throw new HandoffCommitError(
+      lease ? "The session is being reset, so the handoff could not start." : "Thread not found.",
+    );
+  }
+  try {
+    const [ctx, filesModified] = await Promise.all([
+      loadSessionContext({ userId, threadId, session, profile: scope.profile }),
+      listTouchedPaths(getDb(), { userId, threadId, sessionId: session.id }),
+    ]);
+    const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
+    const merged = applyRunFacts(
+      mergeMechanicalFacts({
+        artifact: briefArtifact(handoff.brief),
+        previous: ctx.brief?.artifact ?? null,
+        filesTouched: filesModified,
+        lastUserRequest: userTexts.at(-1),
+      }),
+      { filesModified, plan: ctx.plan, pendingCalls: [] },
+    );
+    const { artifact, redactions } = redactArtifact(merged);
+    // The brief the target reads keeps what the merge carried: every pin, every file touched.
+    const brief: AgentBrief = {
+      ...handoff.brief,
+      mustPreserve: artifact.must_preserve,
+      workspaceRefs: [...new Set([...handoff.brief.workspaceRefs, ...artifact.files_modified])],
+    };
+    const committed = await commitReset({
+      userId,
+      threadId,
+      from: session,
+      endTokens: reading.inputTokens,
+      endUtilization: reading.utilization,
+      trigger: "agent_handoff",
+      model: handoff.modelId,
+      profile: handoff.target.id,
+      threadProfile: handoff.target.id,
+      moveFromSeq: request.seq,
+      instanceId,
+      handoff: {
+        artifact,
+        // Redacted again at the handoff tables' choke point, the brief with it.
+        markdown: renderBriefMarkdown(brief),
+        contentIdFor: (revision) =>
+          contentId({
+            schema_version: HANDOFF_SCHEMA_VERSION,
+            handoff_key: threadId,
+            revision,
+            artifact,
+          }),
+        createdBy: `agent:${handoff.brief.from.id}`,
+        kind: "session",
+        model: handoff.modelId,
+        profile: handoff.target.id,
+        redactions,
+        revisionKind: "agent_handoff",
+        brief,
+      },
+    });
+    if (committed.outcome !== "committed") {
+      throw new HandoffCommitError("The session ended another way before the handoff committed.");
+    }
+    const rev = await getHandoffRevisionById({
+      ownerId: userId,
+      revisionId: committed.handoffRevisionId,
+    });
+    if (!rev?.brief) throw new HandoffCommitError("The committed brief could not be read.");
+    return {
+      session: committed.session,
+      handoff: handoffViewOf(rev, rev.handoffKey),
+      brief: rev.brief,
+      movedMessageIds: committed.movedMessageIds,
+    };
+  } catch (error) {
+    await finishResetWithoutCommit({
+      threadId,
+      fromSession: session.number,
+      state: "failed",
+      reason: "The agent handoff failed.",
+    }).catch(() => undefined);
+    throw error;
+  }
+}

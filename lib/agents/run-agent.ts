@@ -1,0 +1,139 @@
+// The agent a run is working as right now: its profile (with the prompt its calls carry), the
+// model it runs on and the tools it is given. A run starts as the thread's agent; an accepted
+// handoff makes the target the run's agent for the rest of it — it never inherits the source's
+// prompt, tools or model.
+import "server-only";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ToolSet } from "ai";
+import type { Message } from "@/db/schema";
+import { listConfiguredModels } from "@/lib/ai/providers";
+import { resolveModelInfo } from "@/lib/ai/registry";
+import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
+import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
+import { LegGuard } from "./handoff/guard";
+import { type HandoffToolContext, handoffTargetsOf } from "./handoff/tools";
+import { findProfile, listAgents, type Profile } from "./profiles";
+import type { RunScope } from "./run-context";
+import type { ToolContext } from "./tools";
+
+export interface AgentToolRequest {
+  tools: ToolContext;
+  guard: LegGuard;
+  approvedCallIds: ReadonlySet<string>;
+  /** Handoffs the run has made so far. */
+  handoffsSoFar: () => number;
+  /** Told of every handoff decision (the run's journal). */
+  onDecision?: HandoffToolContext["onDecision"];
+}
+
+export class RunAgent {
+  private constructor(
+    /** The profile as stored. */
+    readonly profile: Profile,
+    /** The run's scope as this agent: its prompt carries the handoff lines when it may hand off. */
+    readonly scope: RunScope,
+    readonly model: LanguageModelV3,
+    /** Whether handoff_to_agent and list_agents are offered (some agent could take the work). */
+    readonly offersHandoff: boolean,
+    private readonly request: Message,
+    /** The thread's model: what a target without a model of its own runs on. */
+    private readonly threadModelId: string,
+  ) {}
+
+  static async enter(input: {
+    userId: string;
+    threadId: string;
+    profile: Profile;
+    modelId: string;
+    model: LanguageModelV3;
+    request: Message;
+    threadModelId: string;
+  }): Promise<RunAgent> {
+    const { profile } = input;
+    // Offered only when some agent could take the work: the definitions cost every call tokens.
+    const offers =
+      profile.toolsAllow.includes("handoff_to_agent") &&
+      handoffTargetsOf(profile, await listAgents(input.userId)).length > 0;
+    return new RunAgent(
+      profile,
+      {
+        userId: input.userId,
+        threadId: input.threadId,
+        modelId: input.modelId,
+        profile: { ...profile, systemPrompt: agentSystemPrompt(profile, offers) },
+      },
+      input.model,
+      offers,
+      input.request,
+      input.threadModelId,
+    );
+  }
+
+  get modelId(): string {
+    return this.scope.modelId;
+  }
+
+  get ref() {
+    return { id: this.profile.id, name: this.profile.name };
+  }
+
+  tools(request: AgentToolRequest): ToolSet {
+    const { userId } = this.scope;
+    return createAgentTools({
+      profile: this.profile,
+      handoff: this.offersHandoff,
+      tools: request.tools,
+      guard: request.guard,
+      approvedCallIds: request.approvedCallIds,
+      handoffContext: {
+        handoffsSoFar: request.handoffsSoFar,
+        listAgents: () => listAgents(userId),
+        findAgent: (id) => findProfile({ userId, profileId: id }),
+        threadModelId: this.threadModelId,
+        isConfigured: (modelId) => listConfiguredModels().some((m) => m.id === modelId),
+        // No configured provider is known to lack tool calls; a registry flag would go here.
+        callsTools: () => true,
+        fit: (target, modelId, input) => this.fitOf(target, modelId, input, request.tools),
+        onDecision: request.onDecision,
+      },
+    });
+  }
+
+  toolTokens(tools: ToolSet): Promise<number> {
+    return agentToolTokens(this.modelId, tools);
+  }
+
+  /** The target's first call with this brief — prompt, brief, request, tools — and its budget. */
+  private async fitOf(
+    target: Profile,
+    modelId: string,
+    input: Parameters<HandoffToolContext["fit"]>[2],
+    context: ToolContext,
+  ) {
+    const brief = normalizeBrief(input, this.ref, { id: target.id, name: target.name });
+    const prompt = `${agentSystemPrompt(target, true)}\n\n${renderBriefMarkdown(brief)}`;
+    const targetTools = createAgentTools({
+      profile: target,
+      handoff: true,
+      tools: context,
+      guard: new LegGuard(),
+      approvedCallIds: new Set(),
+      handoffContext: {
+        handoffsSoFar: () => 0,
+        listAgents: async () => [],
+        findAgent: async () => null,
+        threadModelId: modelId,
+        isConfigured: () => true,
+        callsTools: () => true,
+        fit: async () => ({ tokens: 0, budget: 1 }),
+      },
+    });
+    const tokens =
+      PROMPT_OVERHEAD_TOKENS +
+      estimateTokens(prompt, modelId) +
+      this.request.tokenCount +
+      (await agentToolTokens(modelId, targetTools));
+    return { tokens, budget: target.resetThreshold * resolveModelInfo(modelId).contextWindow };
+  }
+}
