@@ -147,7 +147,11 @@ export function ChatPanel({
     onData: (part) => {
       if (part.type === "data-context") setContext(part.data);
       else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
-      else if (part.type === "data-agent-handoff") announceAgentHandoff(part.data);
+      else if (part.type === "data-agent-handoff") {
+        announceAgentHandoff(part.data);
+        // The thread now runs with the target: the header's agent follows at once.
+        setAgent(part.data.to.id);
+      }
     },
     onFinish: () => {
       notifyThreadsChanged();
