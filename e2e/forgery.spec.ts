@@ -42,7 +42,13 @@ async function seed(page: Page, threadId: string) {
       artifact: { goal: "Victim's work", state_summary: "Half done" },
     });
     const token = await post("/api/tokens", { name: "victim agent", scopes: ["read", "write"] });
+    const profile = (await post("/api/profiles", {
+      id: "victim-agent",
+      name: "Victim's agent",
+      systemPrompt: "Help.",
+    })) as unknown as { profile: { id: string } };
     return {
+      profileId: profile.profile.id,
       shareToken: String(share.token),
       handoffId: String(handoff.id),
       tokenId: String(token.id),
@@ -67,6 +73,8 @@ async function observe(page: Page, victim: Victim) {
       threads: await read("/api/threads"),
       thread: await read(`/api/threads/${v.threadId}`),
       tokens: await read("/api/tokens"),
+      profiles: await read("/api/profiles"),
+      profile: await read(`/api/profiles/${v.profileId}`),
       handoffs: await read("/api/handoffs"),
       handoff: await read(`/api/handoffs/${v.handoffKey}`),
       shared: await read(`/share/${v.shareToken}/messages`),
@@ -127,6 +135,7 @@ test("a page on another port of the same host cannot act with the victim's cooki
   expect(before.thread.status).toBe(200);
   expect(before.shared.status).toBe(200);
   expect(before.tokens.body.tokens).toHaveLength(1);
+  expect(before.profile.status).toBe(200);
   const hashesBefore = await dbHashes();
 
   const { server, origin: attackerOrigin } = await startAttackerSite();

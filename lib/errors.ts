@@ -42,6 +42,7 @@ const STATUS = {
   "unavailable:model": 503,
   "unavailable:database": 503,
   "internal:server": 500,
+  "forbidden:builtin_profile": 403,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS;
@@ -89,12 +90,20 @@ export class BatonError extends Error {
   }
 }
 
+/** An unknown key of a strict object is reported under its own name, like any other field. */
 export function fieldErrorsOf(error: ZodError): FieldErrors {
   const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+  const add = (path: PropertyKey[], message: string) => {
+    const key = path.length > 0 ? path.map(String).join(".") : "(body)";
     fields[key] ??= [];
-    fields[key].push(issue.message);
+    fields[key].push(message);
+  };
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const name of issue.keys) add([...issue.path, name], "This field is not allowed.");
+    } else {
+      add(issue.path, issue.message);
+    }
   }
   return fields;
 }

@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { ContinueList } from "@/components/handoffs/continue-list";
+import { listAgentOptions } from "@/lib/agents/profile-api";
 import { defaultProfile } from "@/lib/agents/profiles";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
 import { currentActor } from "@/lib/auth/server";
@@ -13,6 +14,7 @@ export default async function NewChatPage() {
   const actor = await currentActor(await headers());
   if (!actor) return null; // The layout starts a guest session first.
   const { models, defaultModel, maxMessageChars } = chatPageBasics();
+  const agents = await listAgentOptions({ userId: actor.id });
   const threadId = crypto.randomUUID();
   // An empty context before the first message, so the meter shows the window it will fill.
   const profile = defaultProfile();
@@ -35,6 +37,8 @@ export default async function NewChatPage() {
         olderCursor={null}
         models={models}
         initialModel={defaultModel}
+        agents={agents}
+        initialAgent="default"
         maxMessageChars={maxMessageChars}
         isNew
       />

@@ -1,7 +1,9 @@
 "use client";
-// The chat view's header — model, manual reset, Files and Share — and the offline-model notice
-// below it.
+// The chat view's header — agent, model, manual reset, Files and Share — and the offline-model
+// notice below it.
 import { Button } from "@/components/ui/button";
+import type { AgentOption } from "@/lib/agents/profile-view";
+import { AgentSelect } from "./agent-select";
 import { type ModelOption, ModelSelect } from "./model-select";
 import { SharePanel } from "./share-panel";
 
@@ -10,6 +12,9 @@ export function ChatHeader({
   models,
   model,
   onModelChange,
+  agents,
+  agent,
+  onAgentChange,
   busy,
   threadExists,
   resetDisabled,
@@ -22,6 +27,10 @@ export function ChatHeader({
   models: ModelOption[];
   model: string;
   onModelChange: (model: string) => void;
+  agents: readonly AgentOption[];
+  /** The slug of the thread's agent. */
+  agent: string;
+  onAgentChange: (slug: string) => void;
   busy: boolean;
   threadExists: boolean;
   resetDisabled: boolean;
@@ -35,7 +44,10 @@ export function ChatHeader({
     <>
       {/* On narrow screens the sidebar's menu button sits over the header's left edge. */}
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-4 pl-14 md:pl-4 dark:border-zinc-800">
-        <ModelSelect models={models} value={model} onChange={onModelChange} disabled={busy} />
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <AgentSelect agents={agents} value={agent} onChange={onAgentChange} disabled={busy} />
+          <ModelSelect models={models} value={model} onChange={onModelChange} disabled={busy} />
+        </div>
         <div className="flex items-center gap-2">
           <Button
             variant="secondary"

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { toast } from "sonner";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
+import type { AgentOption } from "@/lib/agents/profile-view";
 import {
   answeringFrom,
   answeringIds,
@@ -38,6 +39,7 @@ import { useAnsweringPoll } from "./use-answering-poll";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
 import { useQueuedMessages } from "./use-queued-messages";
+import { useThreadAgent } from "./use-thread-agent";
 import {
   coverageOf,
   type FetchPage,
@@ -60,6 +62,9 @@ export interface ChatPanelProps {
   initialAnswering?: string[];
   models: ModelOption[];
   initialModel: string;
+  /** The agents the thread may run with, and the slug of the one it runs with. */
+  agents: AgentOption[];
+  initialAgent: string;
   maxMessageChars: number;
   isNew: boolean;
 }
@@ -73,10 +78,13 @@ export function ChatPanel({
   initialAnswering,
   models,
   initialModel,
+  agents,
+  initialAgent,
   maxMessageChars,
   isNew,
 }: ChatPanelProps) {
   const [model, setModel] = useState(initialModel);
+  const { agent, setAgent, changeAgent } = useThreadAgent({ threadId, initialAgent });
   const [input, setInput] = useState("");
   const [editingId, setEditingId] = useState<string | null>(null);
   const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
@@ -89,6 +97,9 @@ export function ChatPanel({
   const markStale = useCallback(() => setStale(true), []);
   const modelRef = useRef(model);
   modelRef.current = model;
+  // Only a new chat's request names its agent: the server reads it to create the thread.
+  const requestAgent = useRef<string | undefined>(undefined);
+  requestAgent.current = isNew ? agent : undefined;
   const startedRef = useRef(!isNew);
   const sessionsRef = useRef(sessions);
   sessionsRef.current = sessions;
@@ -107,6 +118,7 @@ export function ChatPanel({
         prepareSendMessagesRequest: (request) => {
           const { kind, body } = chatRequestBody(request, {
             model: modelRef.current,
+            profile: requestAgent.current,
             allowForSession: allowForSession.current,
           });
           requestKind.current = kind;
@@ -136,7 +148,11 @@ export function ChatPanel({
     onData: (part) => {
       if (part.type === "data-context") setContext(part.data);
       else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
-      else if (part.type === "data-agent-handoff") announceAgentHandoff(part.data);
+      else if (part.type === "data-agent-handoff") {
+        announceAgentHandoff(part.data);
+        // The thread now runs with the target: the header's agent follows at once.
+        setAgent(part.data.to.id);
+      }
     },
     onFinish: () => {
       notifyThreadsChanged();
@@ -209,6 +225,8 @@ export function ChatPanel({
     try {
       const page = await fetchPage({ limit: PAGE_SIZE });
       setSessions(page.sessions);
+      // A run may have handed the thread to another agent.
+      if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
       addCoverage(coverageOf({}, page));
       const now = latest.current;
@@ -231,7 +249,7 @@ export function ChatPanel({
     } finally {
       refreshing.current = false;
     }
-  }, [fetchPage, addCoverage, setMessages, setQueued]);
+  }, [fetchPage, addCoverage, setMessages, setQueued, setAgent]);
 
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
@@ -355,6 +373,9 @@ export function ChatPanel({
         models={models}
         model={model}
         onModelChange={setModel}
+        agents={agents}
+        agent={agent}
+        onAgentChange={(slug) => void changeAgent(slug, threadExists)}
         busy={busy}
         threadExists={threadExists}
         resetDisabled={!threadExists || busy || manualReset !== null || queueing}

@@ -21,6 +21,8 @@ export interface ThreadPage {
   context?: ContextPart | null;
   /** The newest page only (thread API): user messages the server is still answering. */
   answering?: string[];
+  /** The thread API's thread: the agent it runs with now (the shared view has none). */
+  thread?: { title?: string; profile?: string };
 }
 
 export interface PageQuery {

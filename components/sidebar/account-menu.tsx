@@ -18,6 +18,22 @@ function initialOf(actor: SidebarActor): string {
   return source.charAt(0).toUpperCase();
 }
 
+const SETTINGS_LINK =
+  "block rounded-md px-3 py-1.5 text-center text-sm text-zinc-700 hover:bg-zinc-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60";
+
+function SettingsLinks() {
+  return (
+    <div className="mt-1 flex gap-1">
+      <Link href="/settings" className={`${SETTINGS_LINK} flex-1`}>
+        Settings
+      </Link>
+      <Link href="/settings/agents" className={`${SETTINGS_LINK} flex-1`}>
+        Agents
+      </Link>
+    </div>
+  );
+}
+
 export function AccountMenu({ actor }: { actor: SidebarActor }) {
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
@@ -74,12 +90,7 @@ export function AccountMenu({ actor }: { actor: SidebarActor }) {
         >
           Sign in
         </Link>
-        <Link
-          href="/settings"
-          className="mt-1 block rounded-md px-3 py-1.5 text-center text-sm text-zinc-700 hover:bg-zinc-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
-        >
-          Settings
-        </Link>
+        <SettingsLinks />
       </section>
     );
   }
@@ -107,12 +118,7 @@ export function AccountMenu({ actor }: { actor: SidebarActor }) {
       >
         {signingOut ? "Signing out…" : "Sign out"}
       </button>
-      <Link
-        href="/settings"
-        className="mt-1 block rounded-md px-3 py-1.5 text-center text-sm text-zinc-700 hover:bg-zinc-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
-      >
-        Settings
-      </Link>
+      <SettingsLinks />
     </section>
   );
 }

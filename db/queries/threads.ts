@@ -10,6 +10,7 @@ import {
   threads,
 } from "../schema";
 import { isSameMessage, type NewMessage } from "./messages";
+import { holdProfileForThread } from "./profiles";
 
 export interface ThreadCursor {
   updatedAt: string;
@@ -106,22 +107,27 @@ export async function createThreadWithMessage({
   userId,
   threadId,
   model,
+  profile = "default",
   title,
   message,
 }: {
   userId: string;
   threadId: string;
   model: string;
+  /** The agent the thread (and its session 1) runs with; one the user lacks is a 400 on `profile`. */
+  profile?: string;
   title: string;
   message: NewMessage;
 }): Promise<{ thread: Thread; session: ChatSession; message: Message } | null> {
   return getDb().transaction(async (tx) => {
+    await holdProfileForThread(tx, { userId, profileId: profile });
     const [thread] = await tx
       .insert(threads)
       .values({
         id: threadId,
         userId,
         model,
+        profile,
         title,
         nextSeq: 2,
         createdAt: new Date(),
@@ -147,7 +153,7 @@ export async function createThreadWithMessage({
     }
     const [session] = await tx
       .insert(sessions)
-      .values({ threadId, number: 1, model, trigger: "initial" })
+      .values({ threadId, number: 1, model, profile, trigger: "initial" })
       .returning();
     if (!session) throw new Error("session 1 was not created");
     const [row] = await tx

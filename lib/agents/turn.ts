@@ -69,12 +69,16 @@ export async function runChatTurn({
 
   // A new thread is created together with its first message, so a failed request leaves none.
   let created: Message | null = null;
+  let profileId = existing?.profile ?? "default";
   if (!existing) {
     if (!userMessage) throw new BatonError("not_found:thread", "Thread not found.");
+    // One the user lacks is a 400 on `profile`, and the thread is not created.
+    profileId = (request.trigger === "submit-message" && request.profile) || "default";
     const made = await createThreadWithMessage({
       userId: actor.id,
       threadId,
       model: modelId,
+      profile: profileId,
       title: titleFromMessage(messageText(userMessage.parts)),
       message: {
         id: userMessage.id,
@@ -89,10 +93,7 @@ export async function runChatTurn({
   } else if (existing.model !== modelId) {
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
-  const profile = await resolveProfile({
-    userId: actor.id,
-    profileId: existing?.profile ?? "default",
-  });
+  const profile = await resolveProfile({ userId: actor.id, profileId });
   const session = await getCurrentSession({ userId: actor.id, threadId });
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   // The thread's agent may run on a model of its own.

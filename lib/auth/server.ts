@@ -16,6 +16,7 @@ import {
   type PendingNotice,
   pendingAccountNotices,
 } from "@/db/queries/handoff-merge";
+import { transferProfiles } from "@/db/queries/profile-transfer";
 import { transferThreads } from "@/db/queries/threads";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { type ServerEnv, serverEnv } from "@/lib/env";
@@ -104,6 +105,8 @@ function createAuth() {
         onLinkAccount: async ({ anonymousUser, newUser }) => {
           // The guest account is deleted after linking: move what it owns first.
           const move = { fromUserId: anonymousUser.user.id, toUserId: newUser.user.id };
+          // Profiles first: a renamed guest profile is followed by the guest's threads only.
+          await transferProfiles(move);
           await transferThreads(move);
           // A key both own is kept twice: the guest's becomes `<key>.guest` and a notice says so.
           await mergeGuestHandoffs({ ...move, contentIdFor: storedContentId });

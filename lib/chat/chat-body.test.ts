@@ -48,6 +48,24 @@ describe("chatRequestBody", () => {
     expect(JSON.stringify(body)).not.toContain("three parts");
   });
 
+  it("names a new chat's agent with its first message, and only with a message", () => {
+    const first: ChatMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "Hi" }] };
+    const withAgent = { ...options, profile: "writer" };
+    const sent = chatRequestBody(request({ messages: [first] }), withAgent);
+    expect(chatRequestSchema.parse(sent.body)).toMatchObject({
+      trigger: "submit-message",
+      profile: "writer",
+      message: { id: "u1" },
+    });
+    const without = chatRequestBody(request({ messages: [first] }), options);
+    expect(without.body).not.toHaveProperty("profile");
+    const regenerate = chatRequestBody(
+      request({ trigger: "regenerate-message", messageId: "a1" }),
+      withAgent,
+    );
+    expect(regenerate.body).not.toHaveProperty("profile");
+  });
+
   it("sends a new user message alone, without the history", () => {
     const next: ChatMessage = { id: "u2", role: "user", parts: [{ type: "text", text: "Go" }] };
     const { kind, body } = chatRequestBody(

@@ -22,10 +22,15 @@ export type ChatBodyKind = "message" | "approval" | "continue" | "regenerate";
  */
 export function chatRequestBody(
   request: TransportRequest,
-  options: { model: string; allowForSession: ReadonlySet<string> },
+  options: {
+    model: string;
+    /** The agent a new thread starts with (read by the server only when it creates the thread). */
+    profile?: string;
+    allowForSession: ReadonlySet<string>;
+  },
 ): { kind: ChatBodyKind; body: Record<string, unknown> } {
   const { id, messages, trigger, messageId } = request;
-  const { model } = options;
+  const { model, profile } = options;
   const last = messages.at(-1);
   const continueId = (request.body as { continueMessageId?: unknown } | undefined)
     ?.continueMessageId;
@@ -46,7 +51,13 @@ export function chatRequestBody(
   if (trigger === "submit-message" && last) {
     return {
       kind: "message",
-      body: { id, trigger, model, message: { id: last.id, role: last.role, parts: last.parts } },
+      body: {
+        id,
+        trigger,
+        model,
+        ...(profile ? { profile } : {}),
+        message: { id: last.id, role: last.role, parts: last.parts },
+      },
     };
   }
   return { kind: "regenerate", body: { id, trigger, messageId, model } };

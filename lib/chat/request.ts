@@ -1,6 +1,7 @@
 // The body of POST /api/chat: the AI SDK transport's fields, trimmed by the client to the one
 // new user message (the server trusts only that and its own stored history).
 import { z } from "zod";
+import { PROFILE_SLUG_PATTERN } from "@/lib/agents/profile-view";
 import { allowForSessionSchema, approvalMessageSchema } from "./approval-request";
 
 /** Longest user message accepted, in characters (documented in the README). */
@@ -32,6 +33,8 @@ export const chatRequestSchema = z.discriminatedUnion("trigger", [
     message: z.discriminatedUnion("role", [userMessageSchema, approvalMessageSchema]),
     allowForSession: allowForSessionSchema,
     model: z.string().min(1).max(200).optional(),
+    /** The agent a new thread starts with (default: the built-in one); ignored once it exists. */
+    profile: z.string().regex(PROFILE_SLUG_PATTERN, "Not an agent's name.").optional(),
   }),
   z.object({
     // Continue an interrupted reply (cut off by a server crash) where it stopped.

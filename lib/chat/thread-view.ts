@@ -15,7 +15,15 @@ import { toAttributedMessage } from "./stored-message";
 import type { ChatMessage, ContextPart, SessionSummary } from "./types";
 
 export interface ThreadView {
-  thread: { id: string; title: string; model: string; createdAt: string; updatedAt: string };
+  thread: {
+    id: string;
+    title: string;
+    model: string;
+    /** The slug of the agent the thread runs with (`default` for the built-in one). */
+    profile: string;
+    createdAt: string;
+    updatedAt: string;
+  };
   sessions: SessionSummary[];
   messages: ChatMessage[];
   /** Sequence number to pass as `beforeSeq` for the previous page, or null at the start. */
@@ -40,6 +48,7 @@ export function publicThread(thread: Thread): ThreadView["thread"] {
     id: thread.id,
     title: thread.title,
     model: thread.model,
+    profile: thread.profile,
     createdAt: thread.createdAt.toISOString(),
     updatedAt: thread.updatedAt.toISOString(),
   };

@@ -67,7 +67,7 @@ export async function sendTurn(
   return { messageId, parts };
 }
 
-export async function waitForStoredReplies(actor: Actor, threadId: string) {
+export async function waitForStoredReplies(actor: Pick<Actor, "id">, threadId: string) {
   await expect
     .poll(
       async () => {

@@ -76,7 +76,10 @@ async function json(response: Response, status: number, what: string) {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** A signed-up user (so tokens are allowed) with a thread, a share link, a handoff and a token. */
+/**
+ * A signed-up user (so tokens are allowed) with a thread, a share link, a handoff, a token and an
+ * agent profile.
+ */
 export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> {
   const email = `victim-${randomUUID()}@example.test`;
   const password = "victim password 123";
@@ -154,6 +157,15 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
     201,
     "creating a token",
   );
+  const profile = await json(
+    await callRoute(routeAt("/api/profiles"), "POST", `${APP_ORIGIN}/api/profiles`, {
+      headers,
+      params: {},
+      body: JSON.stringify({ id: "victim-agent", name: "Victim's agent", systemPrompt: "Help." }),
+    }),
+    201,
+    "creating an agent profile",
+  );
   return {
     cookie,
     victim: {
@@ -164,6 +176,7 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
       handoffId: String(handoff.id),
       tokenId: String(token.id),
       token: String(token.token),
+      profileId: String((profile.profile as { id: string }).id),
       email,
       password,
     },

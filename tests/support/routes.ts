@@ -110,6 +110,8 @@ export interface Victim {
   shareToken: string;
   /** The run that answered the victim's message (absent where the seeding made none). */
   runId?: string;
+  /** The slug of one of the victim's agent profiles. */
+  profileId: string;
   email: string;
   password: string;
 }
@@ -172,6 +174,7 @@ function dynamicValue(route: RouteFile, index: number, name: string, victim: Vic
   if (parent === "handoffs") return victim.handoffKey;
   if (parent === "share") return victim.shareToken;
   if (parent === "runs") return victim.runId ?? randomUUID();
+  if (parent === "profiles") return victim.profileId;
   throw new Error(
     `${route.file}: no sample value for [${name}] after "${parent}"; add one in tests/support/routes.ts`,
   );
@@ -207,6 +210,10 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
       return [{ id: victim.handoffId }];
     case "POST /api/tokens":
       return [{ name: "forged token", scopes: ["read", "write", "groom"] }];
+    case "POST /api/profiles":
+      return [{ id: "forged-agent", name: "Forged agent", systemPrompt: "forged prompt" }];
+    case "PATCH /api/profiles/[slug]":
+      return [{ name: "forged name", systemPrompt: "forged prompt" }];
     case "POST /api/mcp":
       return [
         {
@@ -222,6 +229,7 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
     case "DELETE /api/handoffs/[key]":
     case "POST /api/handoffs/groom":
     case "DELETE /api/tokens/[id]":
+    case "DELETE /api/profiles/[slug]":
     case "DELETE /api/mcp":
       return [undefined];
     default:

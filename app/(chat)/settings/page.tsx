@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import Link from "next/link";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { GroomHandoffs } from "@/components/settings/groom-handoffs";
 import { currentActor } from "@/lib/auth/server";
@@ -17,6 +18,21 @@ export default async function SettingsPage() {
     <div className="h-full overflow-y-auto">
       <div className="mx-auto w-full max-w-3xl space-y-10 px-6 py-8 pt-14 md:pt-8">
         <h1 className="text-xl font-semibold tracking-tight">Settings</h1>
+        <section aria-labelledby="agents-heading" className="space-y-3">
+          <h2 id="agents-heading" className="text-lg font-semibold">
+            Agents
+          </h2>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            Define agents with their own instructions, model, tools and context settings, and choose
+            which agents may hand work to each other.
+          </p>
+          <Link
+            href="/settings/agents"
+            className="inline-flex items-center rounded-lg border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+          >
+            Manage agents
+          </Link>
+        </section>
         <section aria-labelledby="api-tokens-heading" className="space-y-3">
           <h2 id="api-tokens-heading" className="text-lg font-semibold">
             API tokens

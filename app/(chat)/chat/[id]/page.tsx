@@ -2,6 +2,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { ChatPanel } from "@/components/chat/chat-panel";
+import { listAgentOptions } from "@/lib/agents/profile-api";
 import { currentActor } from "@/lib/auth/server";
 import { chatPageBasics } from "@/lib/chat/page-props";
 import { loadThreadView } from "@/lib/chat/thread-view";
@@ -16,6 +17,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   const view = await loadThreadView({ userId: actor.id, threadId: id, limit: 200 });
   if (!view) notFound();
   const { models, defaultModel, maxMessageChars } = chatPageBasics();
+  const agents = await listAgentOptions({ userId: actor.id });
   const model = models.some((m) => m.id === view.thread.model) ? view.thread.model : defaultModel;
   return (
     <ChatPanel
@@ -28,6 +30,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialAnswering={view.answering}
       models={models}
       initialModel={model}
+      agents={agents}
+      initialAgent={view.thread.profile}
       maxMessageChars={maxMessageChars}
       isNew={false}
     />

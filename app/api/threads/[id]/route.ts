@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { assignThreadProfile } from "@/db/queries/profiles";
 import { deleteThread, updateThread } from "@/db/queries/threads";
+import { profileSlugSchema } from "@/lib/agents/profile-schema";
 import { threadPageQuerySchema } from "@/lib/chat/page-query";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
@@ -7,7 +9,14 @@ import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-const patchSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+const patchSchema = z
+  .strictObject({
+    title: z.string().trim().min(1).max(200).optional(),
+    profile: profileSlugSchema.optional(),
+  })
+  .refine((patch) => patch.title !== undefined || patch.profile !== undefined, {
+    message: "Send a title, a profile, or both.",
+  });
 const thread = { params: threadParamsSchema, paramsError: threadNotFound } as const;
 
 export const GET = route(
@@ -21,8 +30,13 @@ export const GET = route(
 
 export const PATCH = route(
   { auth: "session", ...thread, body: patchSchema },
-  async ({ actor, params, body }) => {
-    const updated = await updateThread({ userId: actor.id, threadId: params.id, ...body });
+  async ({ actor, params, body: { title, profile } }) => {
+    const target = { userId: actor.id, threadId: params.id, title };
+    // Moving a thread onto an agent checks the agent is the user's (400 on `profile` if not).
+    const updated =
+      profile === undefined
+        ? await updateThread(target)
+        : await assignThreadProfile({ ...target, profileId: profile });
     if (!updated) throw threadNotFound();
     return Response.json({ thread: publicThread(updated) });
   },

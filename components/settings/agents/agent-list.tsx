@@ -1,0 +1,116 @@
+"use client";
+// The list of agents: the built-in Default (view only) and the user's own, each with Edit and
+// Delete. Deleting asks first; a refusal (an agent threads still use) is shown on its row.
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import type { ProfileView } from "@/lib/agents/profile-view";
+
+export function AgentList({
+  profiles,
+  onOpen,
+  onDelete,
+  disabled,
+}: {
+  profiles: readonly ProfileView[];
+  onOpen: (profile: ProfileView) => void;
+  /** Resolves when deleted; rejects with the reason to show on the row. */
+  onDelete: (profile: ProfileView) => Promise<void>;
+  disabled: boolean;
+}) {
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [refusals, setRefusals] = useState<Record<string, string>>({});
+  const own = profiles.filter((p) => !p.builtIn);
+
+  async function remove(profile: ProfileView) {
+    setConfirming(null);
+    setDeleting(profile.id);
+    setRefusals(({ [profile.id]: _, ...rest }) => rest);
+    try {
+      await onDelete(profile);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : "Couldn't delete the agent.";
+      setRefusals((all) => ({ ...all, [profile.id]: message }));
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <ul aria-label="Agents" className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        {profiles.map((profile) => (
+          <li key={profile.id} className="py-3">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  {profile.name}{" "}
+                  {profile.builtIn ? (
+                    <span className="ml-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-normal text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+                      Built-in
+                    </span>
+                  ) : null}
+                </p>
+                <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{profile.id}</p>
+                {profile.description ? (
+                  <p className="mt-1 text-sm break-words text-zinc-700 dark:text-zinc-300">
+                    {profile.description}
+                  </p>
+                ) : null}
+              </div>
+              <div className="flex shrink-0 gap-1">
+                <Button
+                  size="sm"
+                  aria-label={`${profile.builtIn ? "View" : "Edit"} ${profile.name}`}
+                  disabled={disabled}
+                  onClick={() => onOpen(profile)}
+                >
+                  {profile.builtIn ? "View" : "Edit"}
+                </Button>
+                {profile.builtIn ? null : confirming === profile.id ? (
+                  <>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      aria-label={`Confirm deleting ${profile.name}`}
+                      onClick={() => void remove(profile)}
+                    >
+                      Delete now
+                    </Button>
+                    <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
+                      Keep
+                    </Button>
+                  </>
+                ) : (
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    aria-label={`Delete ${profile.name}`}
+                    disabled={disabled || deleting === profile.id}
+                    onClick={() => setConfirming(profile.id)}
+                  >
+                    {deleting === profile.id ? "Deleting…" : "Delete"}
+                  </Button>
+                )}
+              </div>
+            </div>
+            {refusals[profile.id] ? (
+              <p
+                role="alert"
+                className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+              >
+                {refusals[profile.id]}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {own.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          You have no agents of your own yet. Create one to give a thread its own instructions,
+          model, tools and context settings.
+        </p>
+      ) : null}
+    </div>
+  );
+}
