@@ -55,6 +55,13 @@ export class RunAgent {
     const offers =
       profile.toolsAllow.includes("handoff_to_agent") &&
       handoffTargetsOf(profile, await listAgents(input.userId)).length > 0;
+    const tools = definitionTools(profile, offers, {
+      userId: input.userId,
+      threadId: input.threadId,
+      sessionId: "",
+      runId: null,
+      isGranted: async () => false,
+    });
     return new RunAgent(
       profile,
       {
@@ -62,6 +69,7 @@ export class RunAgent {
         threadId: input.threadId,
         modelId: input.modelId,
         profile: { ...profile, systemPrompt: agentSystemPrompt(profile, offers) },
+        toolTokens: await agentToolTokens(input.modelId, tools),
       },
       input.model,
       offers,
@@ -113,22 +121,7 @@ export class RunAgent {
   ) {
     const brief = normalizeBrief(input, this.ref, { id: target.id, name: target.name });
     const prompt = `${agentSystemPrompt(target, true)}\n\n${renderBriefMarkdown(brief)}`;
-    const targetTools = createAgentTools({
-      profile: target,
-      handoff: true,
-      tools: context,
-      guard: new LegGuard(),
-      approvedCallIds: new Set(),
-      handoffContext: {
-        handoffsSoFar: () => 0,
-        listAgents: async () => [],
-        findAgent: async () => null,
-        threadModelId: modelId,
-        isConfigured: () => true,
-        callsTools: () => true,
-        fit: async () => ({ tokens: 0, budget: 1 }),
-      },
-    });
+    const targetTools = definitionTools(target, true, context);
     const tokens =
       PROMPT_OVERHEAD_TOKENS +
       estimateTokens(prompt, modelId) +
@@ -136,4 +129,24 @@ export class RunAgent {
       (await agentToolTokens(modelId, targetTools));
     return { tokens, budget: target.resetThreshold * resolveModelInfo(modelId).contextWindow };
   }
+}
+
+/** An agent's tools for their definitions only (what they cost), never to be run. */
+function definitionTools(profile: Profile, handoff: boolean, context: ToolContext): ToolSet {
+  return createAgentTools({
+    profile,
+    handoff,
+    tools: context,
+    guard: new LegGuard(),
+    approvedCallIds: new Set(),
+    handoffContext: {
+      handoffsSoFar: () => 0,
+      listAgents: async () => [],
+      findAgent: async () => null,
+      threadModelId: "",
+      isConfigured: () => false,
+      callsTools: () => false,
+      fit: async () => ({ tokens: 0, budget: 0 }),
+    },
+  });
 }

@@ -24,6 +24,8 @@ export interface RunScope {
   threadId: string;
   profile: Profile;
   modelId: string;
+  /** What the agent's tool definitions cost per call (the built-in tools' when absent). */
+  toolTokens?: number;
 }
 
 export interface SessionView {

@@ -31,6 +31,7 @@ export async function resetBetweenSteps(input: MidRunReset): Promise<ChatSession
     trigger: "threshold",
     profile: scope.profile,
     modelId: scope.modelId,
+    toolTokens: scope.toolTokens,
     model: input.model,
     moveFromSeq: request.seq,
     movedTokens: request.tokenCount,

@@ -124,6 +124,7 @@ export async function prepareFirstCall(
     trigger: "threshold",
     profile,
     modelId: scope.modelId,
+    toolTokens: scope.toolTokens,
     model: input.model,
     moveFromSeq: request.seq,
     movedTokens: request.tokenCount,

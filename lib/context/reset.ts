@@ -70,6 +70,8 @@ export interface ResetInput {
    * step in flight, and the next session's prompt also holds the continue line.
    */
   midRun?: boolean;
+  /** What the tool definitions of the next session's calls cost (the built-in tools' by default). */
+  toolTokens?: number;
   emit?: (part: ContextResetPart) => void;
 }
 
@@ -157,7 +159,7 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
     const budget = profile.resetThreshold * input.contextWindow;
     // Every session's calls carry the tool definitions; a run's next call, the continue line.
     const extra =
-      (await builtinToolTokens(input.modelId)) +
+      (input.toolTokens ?? (await builtinToolTokens(input.modelId))) +
       (input.midRun ? continueLineTokens(input.modelId) : 0);
     const fits = (artifact: HandoffArtifact) =>
       estimatePromptTokens(profile, artifact, from.number, input.modelId, ctx.workspace) +

@@ -289,7 +289,7 @@ describe("malformed packets", () => {
       "artifact.last_completed_step",
     ],
     ["next_step of the wrong type", withArtifact({ next_step: ["x"] }), "artifact.next_step"],
-    ["misspelt artifact field", withArtifact({ must_preseve: ["x"] }), "artifact"],
+    ["misspelt artifact field", withArtifact({ must_preseve: ["x"] }), "artifact.must_preseve"],
     ["revision of the wrong type", { ...valid(), revision: "2" }, "revision"],
     ["revision zero", { ...valid(), revision: 0 }, "revision"],
     ["fractional revision", { ...valid(), revision: 1.5 }, "revision"],
