@@ -19,7 +19,7 @@ async function createAgent(
   await form.getByLabel("Slug", { exact: true }).fill(agent.slug);
   await form.getByLabel("Description", { exact: true }).fill(`${agent.name} of the relay.`);
   await form.getByLabel("System prompt", { exact: true }).fill(agent.prompt);
-  const handoffTool = form.getByRole("checkbox", { name: /handoff_to_agent/ });
+  const handoffTool = form.getByRole("checkbox", { name: /^handoff_to_agent/ });
   if (agent.canHandOff) {
     await handoffTool.check();
     await form.getByRole("checkbox", { name: /May hand off to other agents/ }).check();
