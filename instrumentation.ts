@@ -2,19 +2,30 @@
 // resolves at build time) so the edge build never sees Node modules. NEXT_RUNTIME is the only
 // variable read outside lib/env.ts: it is a constant Next writes into each bundle, not a
 // setting, and reading it through a function would keep the Node-only import in the edge build.
-// The environment itself is validated earlier, when next.config.ts is loaded.
+// The environment is validated when next.config.ts is loaded (`next dev`, `next build`, `next
+// start`), and again here: the standalone server (`node .next/standalone/server.js`, what the
+// image runs) never loads next.config.ts.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { exitOnInvalidEnv } = await import("./lib/env");
+    exitOnInvalidEnv();
     // Whatever Next.js or a library prints goes through the same filter as Baton's own log.
-    const { guardConsole } = await import("./lib/log");
+    const { guardConsole, log } = await import("./lib/log");
     guardConsole();
-    const { installFrontDoor } = await import("./lib/http/front-door");
-    installFrontDoor();
-    const { prepareDatabase } = await import("./db/startup");
-    await prepareDatabase();
-    // What a crashed server left behind (resets, runs, unanswered messages) is taken over now.
-    const { getDatabase } = await import("./db/client");
-    const { startRecovery } = await import("./lib/agents/recovery");
-    await startRecovery(getDatabase().kind);
+    try {
+      const { installFrontDoor } = await import("./lib/http/front-door");
+      installFrontDoor();
+      const { prepareDatabase } = await import("./db/startup");
+      await prepareDatabase();
+      // What a crashed server left behind (resets, runs, unanswered messages) is taken over now.
+      const { getDatabase } = await import("./db/client");
+      const { startRecovery } = await import("./lib/agents/recovery");
+      await startRecovery(getDatabase().kind);
+    } catch (error) {
+      // Next would keep serving, every request a 500, with the database never migrated: exit
+      // instead, so a supervisor (compose's restart policy, systemd) starts it again.
+      log.error("Baton cannot start: preparing the database failed", error);
+      process.exit(1);
+    }
   }
 }

@@ -7,6 +7,16 @@ import { securityHeaderRules } from "./lib/http/security-headers";
 exitOnInvalidEnv();
 
 const config: NextConfig = {
+  // `.next/standalone`: a server.js and only the files it needs, which the container image runs
+  // (Dockerfile; CI's scripts/standalone-smoke.mjs serves a chat turn through it).
+  output: "standalone",
+  // What the trace cannot see, because it is read from disk at run time rather than imported:
+  // PGlite's WASM and data files (located through import.meta.url) and the SQL migrations the
+  // server applies at start-up (db/migrate.ts reads them relative to the working folder, which
+  // server.js sets to its own). Every route may open the database first, so all routes get them.
+  outputFileTracingIncludes: {
+    "/**": ["./db/migrations/**/*", "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}"],
+  },
   // PGlite ships WASM and data files that bundling breaks at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,

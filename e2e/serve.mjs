@@ -1,10 +1,12 @@
-// Starts the production build for e2e on a fresh data folder of its own (never the dev one),
-// with the offline model slowed down enough that tests can watch and interrupt a reply.
+// Starts the production build for e2e the way the image runs it (`node .next/standalone/server.js`)
+// on a fresh data folder of its own (never the dev one), with the offline model slowed down
+// enough that tests can watch and interrupt a reply.
 // `--seed MESSAGES:SESSIONS` first seeds a long thread (scripts/seed-long-thread.ts) into that
 // folder — before the server opens it, since a PGlite folder admits one process.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { standaloneServer } from "../scripts/standalone-assets.mjs";
 
 const port = process.argv[2] ?? "3100";
 const seedIndex = process.argv.indexOf("--seed");
@@ -41,8 +43,8 @@ if (seed) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
-  env,
+const child = spawn(process.execPath, [standaloneServer()], {
+  env: { ...env, HOSTNAME: "127.0.0.1" },
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

@@ -85,6 +85,16 @@ describe("parseEnv", () => {
     expect(problemsOf({ BATON_HANDOFF_TTL_DAYS: "0" })).toHaveLength(1);
   });
 
+  it("reads a log level from a closed list", () => {
+    expect(parseEnv({ BATON_LOG_LEVEL: " debug " }).BATON_LOG_LEVEL).toBe("debug");
+    expect(parseEnv({ BATON_LOG_LEVEL: "" }).BATON_LOG_LEVEL).toBeUndefined();
+    for (const bad of ["verbose", "INFO", "2"]) {
+      expect(problemsOf({ BATON_LOG_LEVEL: bad }), bad).toEqual([
+        "BATON_LOG_LEVEL: must be debug, info, warn or error",
+      ]);
+    }
+  });
+
   it("reads rate limits as requests per window", () => {
     expect(
       parseEnv({

@@ -88,6 +88,10 @@ export const envSchema = z
     REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL")),
     /** Turns on GET /api/metrics, for callers that send it as a bearer token. */
     BATON_METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
+    /** The least severe log lines printed: debug, info (the default), warn or error. */
+    BATON_LOG_LEVEL: optional(
+      z.enum(["debug", "info", "warn", "error"], { error: "must be debug, info, warn or error" }),
+    ),
     // Rate limits (requests per window).
     BATON_RATE_LIMIT_SIGN_IN: optional(rateLimit),
     BATON_RATE_LIMIT_SIGN_UP: optional(rateLimit),

@@ -5,10 +5,27 @@
 // and table parsed from the SQL text — and never by the database's own message, which embeds
 // values ("Failed query: … params: …", `invalid input syntax for type uuid: "…"`, `Key (…)=(…)`).
 // Everything printed goes through redactText as a last line of defence. See docs/security.md.
+// Lines are `[baton] event k=v …` text, except the records `log.record` writes for operations
+// (one per request, one per reset), which are one JSON object per line for log collectors.
+// BATON_LOG_LEVEL drops everything below it. See docs/operations.md.
+import { serverEnv } from "@/lib/env";
 import { redactText } from "@/lib/handoff/redact";
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
-export type LogLevel = "error" | "warn" | "info";
+export type LogLevel = "error" | "warn" | "info" | "debug";
+
+const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** Whether BATON_LOG_LEVEL lets a line of this level through (default `info`). */
+export function logsAt(level: LogLevel): boolean {
+  let threshold: LogLevel = "info";
+  try {
+    threshold = serverEnv().BATON_LOG_LEVEL ?? "info";
+  } catch {
+    // A malformed environment stops the server at start-up; until then, the default.
+  }
+  return SEVERITY[level] >= SEVERITY[threshold];
+}
 
 const STACK_FRAMES = 8;
 const MAX_MESSAGE = 200;
@@ -155,21 +172,41 @@ export function formatLog(
 }
 
 function write(level: LogLevel, text: string): void {
+  const toStdout = level === "info" || level === "debug";
   // process streams where they exist (Node): one write per call, so lines never interleave.
-  const stream = level === "info" ? globalThis.process?.stdout : globalThis.process?.stderr;
+  const stream = toStdout ? globalThis.process?.stdout : globalThis.process?.stderr;
   if (stream && typeof stream.write === "function") {
     stream.write(`${text}\n`);
     return;
   }
-  (level === "info" ? console.info : console.error)(text);
+  (toStdout ? console.info : console.error)(text);
 }
 
 function emit(level: LogLevel, event: string, error?: unknown, fields?: LogFields): void {
   try {
-    write(level, formatLog(level, event, error, fields));
+    if (logsAt(level)) write(level, formatLog(level, event, error, fields));
   } catch {
     // Logging never throws into the code that called it.
   }
+}
+
+function recordValue(value: string | number | boolean | null): string | number | boolean | null {
+  if (typeof value !== "string") return value;
+  return redactText(value.length > MAX_FIELD ? `${value.slice(0, MAX_FIELD)}…` : value).text;
+}
+
+/**
+ * The JSON line of one record: `time`, `level` and `event` first, then the fields (undefined
+ * ones left out). String values are capped and masked like the text lines' (each value on its
+ * own, so the line stays valid JSON), and JSON escaping keeps a record on one line.
+ */
+export function formatRecord(level: LogLevel, event: string, fields: LogFields = {}): string {
+  const record: LogFields = { time: new Date().toISOString(), level, event: recordValue(event) };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || key in record) continue;
+    record[key] = recordValue(value);
+  }
+  return JSON.stringify(record);
 }
 
 /**
@@ -181,6 +218,19 @@ export const log = {
     emit("error", event, error, fields),
   warn: (event: string, error?: unknown, fields?: LogFields) => emit("warn", event, error, fields),
   info: (event: string, error?: unknown, fields?: LogFields) => emit("info", event, error, fields),
+  debug: (event: string, error?: unknown, fields?: LogFields) =>
+    emit("debug", event, error, fields),
+  /**
+   * One JSON line for an operation (`request`, `context_reset`): `event` is a fixed name, the
+   * fields are closed values (route patterns, statuses, outcomes, durations), never text.
+   */
+  record: (level: LogLevel, event: string, fields?: LogFields) => {
+    try {
+      if (logsAt(level)) write(level, formatRecord(level, event, fields));
+    } catch {
+      // As above.
+    }
+  },
 };
 
 /**

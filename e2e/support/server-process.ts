@@ -1,7 +1,8 @@
 // Production servers a spec starts, kills and restarts itself (crash tests, the PGlite folder
-// lock), beside the ones playwright.config.ts starts for every run. The server is spawned as
-// `node …/next start` directly, not through npx, so a signal hits the server itself.
-import { type ChildProcess, spawn } from "node:child_process";
+// lock), beside the ones playwright.config.ts starts for every run. The server is the standalone
+// build's `node …/server.js`, as the image runs it, spawned directly (not through npx or a shell)
+// so a signal hits the server itself.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,7 +18,19 @@ export const E2E_RATE_LIMITS = {
   BATON_RATE_LIMIT_API: "10000/60s",
 } as const;
 
-const NEXT_BIN = path.resolve("node_modules", "next", "dist", "bin", "next");
+const DIST_DIR = process.env.NEXT_DIST_DIR ?? ".next";
+const SERVER_JS = path.resolve(DIST_DIR, "standalone", "server.js");
+let assetsReady = false;
+
+/** Copies the browser's assets beside server.js, once per run (scripts/standalone-assets.mjs). */
+function prepareStandalone(): void {
+  if (assetsReady) return;
+  const result = spawnSync(process.execPath, ["scripts/standalone-assets.mjs"], {
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`standalone build not ready:\n${result.stderr}`);
+  assetsReady = true;
+}
 
 /** A port nothing listens on right now (the OS picks one for a throwaway listener). */
 export function freePort(): Promise<number> {
@@ -115,7 +128,7 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-/** Spawns `next start` on the production build (build it first) without waiting for it. */
+/** Spawns the standalone server of the production build (build it first) without waiting. */
 export async function spawnServer(options: SpawnServerOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -125,15 +138,16 @@ export async function spawnServer(options: SpawnServerOptions = {}): Promise<Ser
     BATON_LOCAL_DELAY_MS: process.env.BATON_LOCAL_DELAY_MS ?? "60",
     NEXT_TELEMETRY_DISABLED: "1",
     PORT: String(port),
+    HOSTNAME: "127.0.0.1",
     ...options.env,
   };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-    { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  if (child.pid === undefined) throw new Error("could not spawn next start");
+  prepareStandalone();
+  const child: ChildProcess = spawn(process.execPath, [SERVER_JS], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid === undefined) throw new Error("could not spawn the standalone server");
   let buffer = "";
   const capture = (chunk: Buffer) => {
     const text = chunk.toString("utf8");

@@ -13,7 +13,7 @@ import {
   requireScope,
   resolveApiIdentity,
 } from "@/lib/handoff-api/identity";
-import { countRequests } from "@/lib/metrics";
+import { observeRequests } from "@/lib/metrics";
 import { DEFAULT_MAX_BODY_BYTES, parseJsonText, readBodyText, unstorableText } from "./body";
 import { consumeRateLimit, type RateBucket } from "./rate-limit";
 import {
@@ -206,5 +206,5 @@ export function route<
       return response;
     }
   };
-  return Object.assign(countRequests(wrapped), { [ROUTE_BRAND]: options.auth });
+  return Object.assign(observeRequests(wrapped), { [ROUTE_BRAND]: options.auth });
 }

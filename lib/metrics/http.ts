@@ -1,6 +1,8 @@
-// Counts every answer of a route() handler by route pattern, method and status. route() wraps its
-// handler with this once, so no route can be left out.
+// Observes every answer of a route() handler: counts it by route pattern, method and status, and
+// writes its request record (one JSON line: method, route pattern, status, duration — never the
+// raw path, a query or a body). route() wraps its handler with this once, so no route is left out.
 import "server-only";
+import { type LogLevel, log } from "@/lib/log";
 import { metrics } from "./registry";
 import { type RouteParams, routePattern } from "./route-pattern";
 
@@ -18,23 +20,38 @@ function patternLabel(pattern: string): string {
   return pattern;
 }
 
+/** Asked every few seconds by a container healthcheck or Prometheus: logged at debug while fine. */
+const PROBES = new Set(["/api/health", "/api/ready", "/api/metrics"]);
+
+function levelOf(route: string, status: number): LogLevel {
+  if (status >= 500) return "error";
+  if (PROBES.has(route) && status === 200) return "debug";
+  return "info";
+}
+
 type Handler<C> = (request: Request, context?: C) => Promise<Response>;
 
-export function countRequests<C extends { params: Promise<unknown> }>(
+export function observeRequests<C extends { params: Promise<unknown> }>(
   handler: Handler<C>,
 ): Handler<C> {
   return async (request, context) => {
+    const started = performance.now();
     const response = await handler(request, context);
     try {
       const params = (await Promise.resolve(context?.params).catch(() => undefined)) as
         | RouteParams
         | undefined;
       const route = patternLabel(routePattern(new URL(request.url).pathname, params));
+      const { method } = request;
+      const status = response.status;
       metrics()
-        .httpRequests.labels({ route, method: request.method, status: String(response.status) })
+        .httpRequests.labels({ route, method, status: String(status) })
         .inc();
+      // Until the handler returned its answer: a streamed body (a chat reply) goes on after.
+      const duration_ms = Math.round(performance.now() - started);
+      log.record(levelOf(route, status), "request", { method, route, status, duration_ms });
     } catch {
-      // Counting never changes an answer.
+      // Observing never changes an answer.
     }
     return response;
   };

@@ -1,9 +1,10 @@
 // The typed helpers call sites use, one line each. See ./registry.ts for the series themselves.
 import "server-only";
 import { BatonError } from "@/lib/errors";
+import { type LogLevel, log } from "@/lib/log";
 import { metrics } from "./registry";
 
-export { countRequests } from "./http";
+export { observeRequests } from "./http";
 export { metricsRegistry } from "./registry";
 
 export type HandoffOperation = "upsert" | "accept" | "cancel" | "groom";
@@ -23,20 +24,32 @@ export function startChatTurn(): { firstText: () => void } {
   };
 }
 
-/** Times and counts one reset; its outcome is the result's `kind`, or `error` if it threw. */
+/** A reset that ended without a new session is worth a look; one that threw, an alarm. */
+const RESET_LEVELS: Record<string, LogLevel> = { failed: "warn", error: "error" };
+
+/**
+ * Times and counts one reset, and writes its record (one JSON line: trigger, outcome, duration);
+ * its outcome is the result's `kind`, or `error` if it threw.
+ */
 export async function timeReset<R extends { kind: string }>(
   trigger: string,
   reset: () => Promise<R>,
 ): Promise<R> {
-  const stop = metrics().contextResetDuration.startTimer();
+  const started = performance.now();
   let outcome = "error";
   try {
     const result = await reset();
     outcome = result.kind;
     return result;
   } finally {
-    stop();
+    const seconds = (performance.now() - started) / 1000;
+    metrics().contextResetDuration.observe(seconds);
     metrics().contextResets.labels({ trigger, outcome }).inc();
+    log.record(RESET_LEVELS[outcome] ?? "info", "context_reset", {
+      trigger,
+      outcome,
+      duration_ms: Math.round(seconds * 1000),
+    });
   }
 }
 

@@ -71,6 +71,8 @@ beforeAll(() => {
   process.env.BATON_LOCAL_CONTEXT_WINDOW = "1000000";
   process.env.BATON_RATE_LIMIT_API = "100000/60s";
   process.env.BATON_RATE_LIMIT_CHAT = "100000/60s";
+  // Every line the server would print, the request and reset records included.
+  process.env.BATON_LOG_LEVEL = "debug";
   capture(process.stdout, "write");
   capture(process.stderr, "write");
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) capture(console, name);

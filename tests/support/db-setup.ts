@@ -8,6 +8,9 @@ import { migrateDatabase } from "@/db/migrate";
 
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
 process.env.BETTER_AUTH_SECRET ??= "baton-test-secret-0123456789abcdef0123456789";
+// Every route call writes a request line at info (lib/metrics/http.ts): thousands per run. Tests
+// that read the log set their own level (tests/db/request-log.test.ts, redaction-leaks).
+process.env.BATON_LOG_LEVEL ??= "warn";
 let dropDatabase: (() => Promise<void>) | null = null;
 let migrationUrl: string | undefined;
 
