@@ -10,10 +10,12 @@ const config: NextConfig = {
   // `.next/standalone`: a server.js and only the files it needs, which the container image runs
   // (Dockerfile; CI's scripts/standalone-smoke.mjs serves a chat turn through it).
   output: "standalone",
-  // What the trace cannot see, because it is read from disk at run time rather than imported:
-  // PGlite's WASM and data files (located through import.meta.url) and the SQL migrations the
-  // server applies at start-up (db/migrate.ts reads them relative to the working folder, which
-  // server.js sets to its own). Every route may open the database first, so all routes get them.
+  // Files read from disk at run time rather than imported. The SQL migrations the server applies
+  // at start-up (db/migrate.ts reads them relative to the working folder, which server.js sets
+  // to its own) are invisible to the trace. PGlite's WASM and data files are found today through
+  // their `new URL(…, import.meta.url)`; listed too, so a change in how PGlite loads them cannot
+  // silently drop them. Any route may be the first to open the database, so all routes get them.
+  // CI's scripts/standalone-smoke.mjs starts the output on a fresh folder to prove it complete.
   outputFileTracingIncludes: {
     "/**": ["./db/migrations/**/*", "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}"],
   },

@@ -19,6 +19,8 @@ const env = {
   ...process.env,
   BATON_DATA_DIR: dataDir,
   BATON_LOCAL_DELAY_MS: process.env.BATON_LOCAL_DELAY_MS ?? "60",
+  // A line per request at info would bury the run's output (Playwright pipes it through).
+  BATON_LOG_LEVEL: process.env.BATON_LOG_LEVEL ?? "warn",
   PORT: port,
   NEXT_TELEMETRY_DISABLED: "1",
 };
