@@ -20,13 +20,16 @@ function patternLabel(pattern: string): string {
   return pattern;
 }
 
-/** Asked every few seconds by a container healthcheck or Prometheus: logged at debug while fine. */
+/**
+ * Asked every few seconds by a container healthcheck, a load balancer or Prometheus: logged at
+ * debug while fine, and a 503 (a dependency down, named in the answer) is a warning, not an
+ * error per probe — why the dependency failed is logged once per check at warn already.
+ */
 const PROBES = new Set(["/api/health", "/api/ready", "/api/metrics"]);
 
 function levelOf(route: string, status: number): LogLevel {
-  if (status >= 500) return "error";
-  if (PROBES.has(route) && status === 200) return "debug";
-  return "info";
+  if (PROBES.has(route)) return status === 200 ? "debug" : "warn";
+  return status >= 500 ? "error" : "info";
 }
 
 type Handler<C> = (request: Request, context?: C) => Promise<Response>;

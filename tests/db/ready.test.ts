@@ -123,6 +123,53 @@ describe("GET /api/ready", () => {
     },
   );
 
+  it.skipIf(!process.env.DATABASE_URL)(
+    "Postgres: connections terminated and refused make ready 503 until they are allowed again",
+    async () => {
+      const name = `baton_ready_${randomBytes(6).toString("hex")}`;
+      const admin = postgres(process.env.DATABASE_URL ?? "", { max: 1, onnotice: () => {} });
+      await admin.unsafe(`create database ${name}`);
+      const url = new URL(process.env.DATABASE_URL ?? "");
+      url.pathname = `/${name}`;
+      const handle = openDatabase({ url: url.toString() });
+      try {
+        await migrateDatabase(handle, undefined, url.toString());
+        await withDatabase(handle, async () => {
+          expect((await ready()).status).toBe(200);
+
+          // The server goes away for this database: its connections end, new ones are refused.
+          await admin.unsafe(`alter database ${name} allow_connections false`);
+          await admin.unsafe(
+            `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`,
+          );
+          const down = await ready();
+          expect(down.status).toBe(503);
+          expect(down.body).toMatchObject({
+            status: "unavailable",
+            failing: ["database"],
+            checks: { database: { kind: "postgres", reachable: false, migrations: "unknown" } },
+          });
+          expect(JSON.stringify(down.body)).not.toContain(name);
+          expect(await health()).toMatchObject({ status: 200, body: { status: "ok" } });
+
+          // Back without a restart: the next check opens a fresh connection.
+          await admin.unsafe(`alter database ${name} allow_connections true`);
+          const back = await ready();
+          expect(back.status).toBe(200);
+          expect(back.body).toMatchObject({
+            failing: [],
+            checks: { database: { reachable: true } },
+          });
+        });
+      } finally {
+        await handle.close().catch(() => {});
+        await admin.unsafe(`alter database ${name} allow_connections true`).catch(() => {});
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    },
+  );
+
   it.skipIf(Boolean(process.env.DATABASE_URL))(
     "PGlite (the Postgres pass drops a real database instead): a closed client is unreachable",
     async () => {
