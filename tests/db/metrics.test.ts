@@ -7,7 +7,16 @@ import { POST as mcpRoute } from "@/app/api/mcp/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { createActor, sendTurn } from "../support/chat";
-import { artifactOf, getHandoff, listPage, upsert, userWithToken } from "./handoff-support";
+import {
+  acceptHandoff,
+  artifactOf,
+  cancelHandoff,
+  getHandoff,
+  groom,
+  listPage,
+  upsert,
+  userWithToken,
+} from "./handoff-support";
 
 const TOKEN = `metrics-${randomBytes(12).toString("hex")}`;
 const URL_ = "http://localhost:3000/api/metrics";
@@ -125,6 +134,32 @@ describe("GET /api/metrics", () => {
     expect([...after.keys()].filter((k) => k.includes(key))).toEqual([]);
     // The first scrape is counted once it has answered.
     expect(http("/api/metrics", "GET", "200")).toBe(1);
+  });
+
+  it("counts accepts (stored, duplicate), a cancel, a refused cancel and a groom by kind and outcome", async () => {
+    const before = await scrape();
+    const { headers } = await userWithToken();
+    const key = `metrics-${randomBytes(4).toString("hex")}`;
+    const stored = await upsert(headers, { key, revision: 1, artifact: artifactOf() });
+    expect(stored.status).toBe(201);
+    const accept = { id: stored.body.id, receiver: "agent:metrics" };
+    expect((await acceptHandoff(headers, key, accept)).status).toBe(201);
+    expect((await acceptHandoff(headers, key, accept)).status).toBe(200);
+    expect((await cancelHandoff(headers, key)).status).toBe(200);
+    expect((await cancelHandoff(headers, `${key}-absent`)).status).toBe(404);
+    expect((await groom(headers)).status).toBe(200);
+
+    const after = await scrape();
+    const delta = (kind: string, outcome: string) =>
+      value(after, "handoff_operations_total", { kind, outcome }) -
+      value(before, "handoff_operations_total", { kind, outcome });
+    expect(delta("upsert", "stored")).toBe(1);
+    expect(delta("accept", "stored")).toBe(1);
+    expect(delta("accept", "duplicate")).toBe(1);
+    expect(delta("cancel", "ok")).toBe(1);
+    expect(delta("cancel", "not_found")).toBe(1);
+    expect(delta("groom", "ok")).toBe(1);
+    expect(delta("upsert", "stale")).toBe(0);
   });
 
   it("counts a served MCP tool call and a rate-limit rejection", async () => {
