@@ -3,6 +3,8 @@
 // readiness finds the migrations applied and that the browser's assets are served, then sends one
 // chat turn over HTTP as a guest and reads the reply's stream to its end. Exits non-zero on any
 // failure, within a bounded time. Build first: `npm run build`.
+// `--url http://host:port` runs the same checks against a server already running (a container),
+// less the one on its output, which this script then cannot read.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -106,6 +108,10 @@ async function chatTurn(base, cookie) {
 
 async function smoke(base, server, output) {
   await waitForHealth(base, server);
+  return checkServer(base, output);
+}
+
+async function checkServer(base, output) {
   const ready = await request(`${base}/api/ready`);
   const readiness = await ready.json();
   if (ready.status !== 200 || readiness.checks?.database?.migrations !== "current") {
@@ -115,6 +121,7 @@ async function smoke(base, server, output) {
   await checkStaticAsset(base, cookie);
   const reply = await chatTurn(base, cookie);
   if (reply.trim() === "") fail("the reply's text is empty");
+  if (!output) return reply;
   // The request log is JSON lines naming route patterns (lib/metrics/http.ts).
   const logged = output()
     .split("\n")
@@ -184,4 +191,26 @@ async function main() {
   }
 }
 
-await main();
+async function checkRunning(base) {
+  const timer = setTimeout(() => {
+    console.error(`smoke: no result from ${base} within ${TOTAL_MS / 1000} s`);
+    process.exit(1);
+  }, TOTAL_MS);
+  try {
+    const health = await request(`${base}/api/health`);
+    if (health.status !== 200) fail(`/api/health answered ${health.status}`);
+    const reply = await checkServer(base, null);
+    console.log(
+      `smoke: ${base} is healthy, migrated, serves its assets; a ${reply.length}-character reply`,
+    );
+  } catch (error) {
+    console.error(`smoke of ${base} failed: ${error.message}`);
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const urlAt = process.argv.indexOf("--url");
+if (urlAt > 0) await checkRunning((process.argv[urlAt + 1] ?? "").replace(/\/+$/, ""));
+else await main();
