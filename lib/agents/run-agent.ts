@@ -7,7 +7,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { Message } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
-import { resolveModelInfo } from "@/lib/ai/registry";
+import { modelCallsTools, resolveModelInfo } from "@/lib/ai/registry";
 import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
@@ -100,8 +100,7 @@ export class RunAgent {
         findAgent: (id) => findProfile({ userId, profileId: id }),
         threadModelId: this.threadModelId,
         isConfigured: (modelId) => listConfiguredModels().some((m) => m.id === modelId),
-        // No configured provider is known to lack tool calls; a registry flag would go here.
-        callsTools: () => true,
+        callsTools: (modelId) => modelCallsTools(modelId),
         fit: (target, modelId, input) => this.fitOf(target, modelId, input, request.tools),
         onDecision: request.onDecision,
       },
