@@ -17,7 +17,6 @@ import { finishRun, placeRunStart, recordRunHandoff, recordRunProgress } from "@
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
-import type { Actor } from "@/lib/auth/server";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
 import { messageTokenCount } from "@/lib/context/message-tokens";
@@ -27,13 +26,14 @@ import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
 import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
-import { transferToAgent } from "./handoff/transfer";
+import { agentHandoffPart, transferToAgent } from "./handoff/transfer";
 import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
 import { RunAgent } from "./run-agent";
 import { type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { RunRecorder } from "./run-recorder";
+import { type RunRequest, STATUS_OF, THRASH_STEPS, thrashPart } from "./run-request";
 import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
@@ -42,55 +42,7 @@ import { loadWorkspacePromptContext } from "./tools/prompt-context";
 
 type Writer = UIMessageStreamWriter<ChatMessage>;
 
-export interface RunRequest {
-  actor: Actor;
-  threadId: string;
-  profile: Profile;
-  modelId: string;
-  model: LanguageModelV3;
-  /** Resolves the model an agent the run hands off to runs on. */
-  languageModel: (modelId: string) => LanguageModelV3;
-  /** The thread's model: what an agent without a model of its own runs on. */
-  threadModelId: string;
-  signal: AbortSignal;
-  /** The user message the run answers. */
-  request: Message;
-  /** The session the request was stored in. */
-  session: ChatSession;
-  /** The request was stored as queued behind another request's reset of `session`. */
-  queued: boolean;
-  /**
-   * The run goes on in its stored message: an approval answer (these calls approved), or a
-   * Continue of a reply its server was interrupted in (`continue`; the message's unfinished
-   * calls already settled).
-   */
-  resume?: {
-    run: Run;
-    message: Message;
-    approvedCallIds: ReadonlySet<string>;
-    mode?: "approval" | "continue";
-  };
-  /** The run row that claimed the request (a new run; absent only when resuming). */
-  claimed?: Run;
-  /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
-  recovering?: boolean;
-}
-
-/** A new session reaching the threshold within this many of its steps stops the run. */
-export const THRASH_STEPS = 2;
-
-const THRASH_REASON =
-  "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
-
-const STATUS_OF: Record<LegEnd, { run: Exclude<RunStatus, "running">; message: MessageStatus }> = {
-  done: { run: "completed", message: "complete" },
-  step_limit: { run: "step_limit", message: "complete" },
-  approval: { run: "awaiting_approval", message: "complete" },
-  threshold: { run: "completed", message: "complete" },
-  handoff: { run: "completed", message: "complete" },
-  aborted: { run: "stopped", message: "partial" },
-  failed: { run: "failed", message: "error" },
-};
+export type { RunRequest } from "./run-request";
 
 export function streamRun(input: RunRequest): Response {
   const stream = createUIMessageStream<ChatMessage>({
@@ -488,14 +440,7 @@ class RunLoop {
     this.out.write({
       type: "data-context-reset",
       id: `reset-${this.session.id}`,
-      data: {
-        event: "reset_failed",
-        oldSessionId: this.session.id,
-        utilization: reading.utilization,
-        threshold: this.scope.profile.resetThreshold,
-        reason: THRASH_REASON,
-        code: "thrash",
-      },
+      data: thrashPart(this.session, reading, this.scope.profile.resetThreshold),
     });
     await this.storeMessage(await this.out.takeMessage(), "complete");
     await this.endRun("reset_failed", "thrash");
@@ -554,22 +499,11 @@ class RunLoop {
       });
       this.runRow = { ...this.runRow, handoffCount, maxSteps };
     }
-    const { brief } = transfer;
     this.recorder?.transferred(handoff, transfer.session);
     this.out.write({
       type: "data-agent-handoff",
       id: `agent-handoff-${from.id}`,
-      data: {
-        from: brief.from,
-        to: brief.to,
-        ...(brief.title ? { title: brief.title } : {}),
-        ...(brief.reason ? { reason: brief.reason } : {}),
-        oldSessionId: from.id,
-        newSessionId: transfer.session.id,
-        sessionNumber: transfer.session.number,
-        handoff: transfer.handoff,
-        movedMessageIds: transfer.movedMessageIds,
-      },
+      data: agentHandoffPart(from, transfer),
     });
     await this.storeMessage(
       await this.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),

@@ -11,7 +11,7 @@ import { acquireResetLease, commitReset, finishResetWithoutCommit } from "@/db/q
 import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, Message } from "@/db/schema";
 import { messageText } from "@/lib/chat/request";
-import type { AgentBrief, ContextPart, HandoffView } from "@/lib/chat/types";
+import type { AgentBrief, AgentHandoffPart, ContextPart, HandoffView } from "@/lib/chat/types";
 import { applyRunFacts } from "@/lib/context/mechanical-facts";
 import { handoffViewOf, loadSessionContext } from "@/lib/context/session-context";
 import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
@@ -142,4 +142,20 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
     }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The stream's record of the handoff: the divider before a reload. */
+export function agentHandoffPart(from: ChatSession, transfer: Transfer): AgentHandoffPart {
+  const { brief } = transfer;
+  return {
+    from: brief.from,
+    to: brief.to,
+    ...(brief.title ? { title: brief.title } : {}),
+    ...(brief.reason ? { reason: brief.reason } : {}),
+    oldSessionId: from.id,
+    newSessionId: transfer.session.id,
+    sessionNumber: transfer.session.number,
+    handoff: transfer.handoff,
+    movedMessageIds: transfer.movedMessageIds,
+  };
 }
