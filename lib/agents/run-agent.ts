@@ -25,6 +25,7 @@ export interface AgentToolRequest {
   handoffsSoFar: () => number;
   /** Told of every handoff decision (the run's journal). */
   onDecision?: HandoffToolContext["onDecision"];
+  commit: HandoffToolContext["commit"];
 }
 
 export class RunAgent {
@@ -103,6 +104,7 @@ export class RunAgent {
         callsTools: (modelId) => modelCallsTools(modelId),
         fit: (target, modelId, input) => this.fitOf(target, modelId, input, request.tools),
         onDecision: request.onDecision,
+        commit: request.commit,
       },
     });
   }
@@ -146,6 +148,9 @@ function definitionTools(profile: Profile, handoff: boolean, context: ToolContex
       isConfigured: () => false,
       callsTools: () => false,
       fit: async () => ({ tokens: 0, budget: 0 }),
+      commit: async () => {
+        throw new Error("definition-only tools never run");
+      },
     },
   });
 }

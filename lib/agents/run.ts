@@ -26,7 +26,7 @@ import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
 import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
-import { agentHandoffPart, transferToAgent } from "./handoff/transfer";
+import { agentHandoffPart, type Transfer, transferToAgent } from "./handoff/transfer";
 import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
 import { RunAgent } from "./run-agent";
@@ -73,6 +73,10 @@ class RunLoop {
   private runRow: Run | null = null;
   /** The run's journal, once the run has its row. */
   private recorder: RunRecorder | null = null;
+  /** A handoff committed during the current leg, for the loop to switch to its target. */
+  private committed: Transfer | null = null;
+  /** The context after the latest step (what the session ends with if it is handed off). */
+  private reading: ContextPart | null = null;
   private stepCount = 0;
   /** Steps of this run in the current session, and whether a reset of this run began it. */
   private sessionSteps = 0;
@@ -134,7 +138,7 @@ class RunLoop {
         end = leg.end;
         await this.storeLeg(leg);
         if (leg.handoff) {
-          view = await this.handOff(leg.handoff, leg.reading);
+          view = await this.handOff(leg.handoff);
           continue;
         }
         if (leg.end !== "threshold" && !(leg.end === "approval" && this.wantsReset(leg.reading))) {
@@ -300,6 +304,7 @@ class RunLoop {
       handoffsSoFar: () => this.runRow?.handoffCount ?? 0,
       onDecision: (decision, request) =>
         this.recorder?.handoffDecision(decision, request, this.agent.ref),
+      commit: (handoff) => this.commitHandoff(session, handoff),
     });
   }
 
@@ -331,6 +336,7 @@ class RunLoop {
     }
     const session = this.session;
     this.recorder?.context(view.context, session, view.messages.length);
+    this.reading = view.context;
     // Approvals answered in this request belong to the agent that asked; a target gets none.
     const guard = new LegGuard(this.input.resume?.approvedCallIds, this.recorder?.tools);
     return streamLeg({
@@ -352,7 +358,8 @@ class RunLoop {
           session.summary,
           (await loadWorkspacePromptContext(this.scope)).text,
         ),
-      onStep: async (_reading, step) => {
+      onStep: async (reading, step) => {
+        this.reading = reading;
         this.recorder?.step(step);
         this.stepCount++;
         this.sessionSteps++;
@@ -475,22 +482,23 @@ class RunLoop {
   }
 
   /**
-   * Carries out an accepted handoff: the source's session ends and the target's begins, the run
-   * counts the handoff and gives the target its own step budget, and the reply goes on as the
-   * target — its prompt, model and tools, in a new stored message.
+   * Commits an accepted handoff while its tool call runs — the source's session ends, the
+   * target's begins, the run counts the handoff and gives the target its own step budget — so a
+   * server that dies after the tool answers resumes the run as the target.
    */
-  private async handOff(handoff: AcceptedHandoff, reading: ContextPart): Promise<SessionView> {
-    const from = this.session;
-    const transfer = await transferToAgent({
+  private async commitHandoff(session: ChatSession, handoff: AcceptedHandoff): Promise<void> {
+    const reading = this.reading;
+    if (!reading) throw new Error("a handoff before the leg measured its context");
+    this.committed = await transferToAgent({
       scope: this.scope,
-      session: from,
+      session,
       request: this.input.request,
       handoff,
       reading,
     });
     if (this.runRow) {
       const handoffCount = this.runRow.handoffCount + 1;
-      const maxSteps = this.stepCount + handoff.target.maxSteps;
+      const maxSteps = this.stepCount + 1 + handoff.target.maxSteps;
       await recordRunHandoff({
         userId: this.scope.userId,
         runId: this.runRow.id,
@@ -499,6 +507,17 @@ class RunLoop {
       });
       this.runRow = { ...this.runRow, handoffCount, maxSteps };
     }
+  }
+
+  /**
+   * After the step that handed off: the reply goes on as the target — its prompt, model and
+   * tools, in a new stored message in its session.
+   */
+  private async handOff(handoff: AcceptedHandoff): Promise<SessionView> {
+    const from = this.session;
+    const transfer = this.committed;
+    if (!transfer) throw new Error("an accepted handoff that was not committed");
+    this.committed = null;
     this.recorder?.transferred(handoff, transfer.session);
     this.out.write({
       type: "data-agent-handoff",
