@@ -13,7 +13,7 @@ import {
 } from "ai";
 import { updateMessage } from "@/db/queries/messages";
 import { appendMessageAfter } from "@/db/queries/placement";
-import { finishRun, placeRunStart, recordRunHandoff, recordRunProgress } from "@/db/queries/runs";
+import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
@@ -489,23 +489,24 @@ class RunLoop {
   private async commitHandoff(session: ChatSession, handoff: AcceptedHandoff): Promise<void> {
     const reading = this.reading;
     if (!reading) throw new Error("a handoff before the leg measured its context");
+    const run = this.runRow
+      ? {
+          id: this.runRow.id,
+          handoffCount: this.runRow.handoffCount + 1,
+          // The step handing off is not counted yet; the target gets a budget of its own.
+          maxSteps: this.stepCount + 1 + handoff.target.maxSteps,
+        }
+      : undefined;
     this.committed = await transferToAgent({
       scope: this.scope,
       session,
       request: this.input.request,
       handoff,
       reading,
+      run,
     });
-    if (this.runRow) {
-      const handoffCount = this.runRow.handoffCount + 1;
-      const maxSteps = this.stepCount + 1 + handoff.target.maxSteps;
-      await recordRunHandoff({
-        userId: this.scope.userId,
-        runId: this.runRow.id,
-        handoffCount,
-        maxSteps,
-      });
-      this.runRow = { ...this.runRow, handoffCount, maxSteps };
+    if (this.runRow && run) {
+      this.runRow = { ...this.runRow, handoffCount: run.handoffCount, maxSteps: run.maxSteps };
     }
   }
 

@@ -32,6 +32,8 @@ export interface TransferInput {
   request: Message;
   handoff: AcceptedHandoff;
   reading: ContextPart;
+  /** The run's handoff count and step budget after this handoff, stored with the commit. */
+  run?: { id: string; handoffCount: number; maxSteps: number };
 }
 
 export interface Transfer {
@@ -97,6 +99,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       model: handoff.modelId,
       profile: handoff.target.id,
       threadProfile: handoff.target.id,
+      run: input.run,
       moveFromSeq: request.seq,
       instanceId,
       handoff: {
