@@ -111,6 +111,7 @@ export const envSchema = z
     OPENAI_COMPATIBLE_CONTEXT_WINDOW: optional(positiveInt),
     BATON_MODEL: optional(z.string()),
     BATON_CONTEXT_WINDOW: optional(positiveInt),
+    BATON_MODELS_WITHOUT_TOOLS: optional(z.string()),
     // The offline model.
     BATON_LOCAL_CONTEXT_WINDOW: optional(positiveInt),
     BATON_LOCAL_DELAY_MS: optional(nonNegativeInt),

@@ -7,6 +7,7 @@ import {
   messages,
   type RedactionRecord,
   type ResetState,
+  runs,
   sessions,
   type ThreadReset,
   threadResets,
@@ -246,6 +247,8 @@ export interface CommitResetInput {
   instanceId: string;
   /** An agent handoff: the thread's profile becomes this one in the same commit. */
   threadProfile?: string;
+  /** An agent handoff: the run's handoff count and step budget, in the same commit. */
+  run?: { id: string; handoffCount: number; maxSteps: number };
 }
 
 export type CommitResetResult =
@@ -288,6 +291,16 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
         .update(threads)
         .set({ profile: input.threadProfile, updatedAt: new Date() })
         .where(eq(threads.id, threadId));
+    }
+    if (input.run) {
+      await tx
+        .update(runs)
+        .set({
+          handoffCount: input.run.handoffCount,
+          maxSteps: input.run.maxSteps,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(runs.id, input.run.id), eq(runs.userId, userId)));
     }
 
     await tx

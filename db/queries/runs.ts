@@ -83,27 +83,6 @@ export async function recordRunProgress({
     .where(and(eq(runs.id, runId), ownedRun(userId)));
 }
 
-/**
- * An agent handoff the run made: one more handoff counted, and the target's own step budget
- * added to what the run has used.
- */
-export async function recordRunHandoff({
-  userId,
-  runId,
-  handoffCount,
-  maxSteps,
-}: {
-  userId: string;
-  runId: string;
-  handoffCount: number;
-  maxSteps: number;
-}): Promise<void> {
-  await getDb()
-    .update(runs)
-    .set({ handoffCount, maxSteps, updatedAt: new Date() })
-    .where(and(eq(runs.id, runId), ownedRun(userId)));
-}
-
 /** Ends the run (or parks it, for `awaiting_approval`). Only a running run changes. */
 export async function finishRun({
   userId,

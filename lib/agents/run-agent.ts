@@ -7,7 +7,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { Message } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
-import { resolveModelInfo } from "@/lib/ai/registry";
+import { modelCallsTools, resolveModelInfo } from "@/lib/ai/registry";
 import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
@@ -25,6 +25,7 @@ export interface AgentToolRequest {
   handoffsSoFar: () => number;
   /** Told of every handoff decision (the run's journal). */
   onDecision?: HandoffToolContext["onDecision"];
+  commit: HandoffToolContext["commit"];
 }
 
 export class RunAgent {
@@ -100,10 +101,10 @@ export class RunAgent {
         findAgent: (id) => findProfile({ userId, profileId: id }),
         threadModelId: this.threadModelId,
         isConfigured: (modelId) => listConfiguredModels().some((m) => m.id === modelId),
-        // No configured provider is known to lack tool calls; a registry flag would go here.
-        callsTools: () => true,
+        callsTools: (modelId) => modelCallsTools(modelId),
         fit: (target, modelId, input) => this.fitOf(target, modelId, input, request.tools),
         onDecision: request.onDecision,
+        commit: request.commit,
       },
     });
   }
@@ -147,6 +148,9 @@ function definitionTools(profile: Profile, handoff: boolean, context: ToolContex
       isConfigured: () => false,
       callsTools: () => false,
       fit: async () => ({ tokens: 0, budget: 0 }),
+      commit: async () => {
+        throw new Error("definition-only tools never run");
+      },
     },
   });
 }

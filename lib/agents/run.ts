@@ -13,11 +13,10 @@ import {
 } from "ai";
 import { updateMessage } from "@/db/queries/messages";
 import { appendMessageAfter } from "@/db/queries/placement";
-import { finishRun, placeRunStart, recordRunHandoff, recordRunProgress } from "@/db/queries/runs";
+import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
-import type { Actor } from "@/lib/auth/server";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
 import { messageTokenCount } from "@/lib/context/message-tokens";
@@ -27,13 +26,14 @@ import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
 import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
-import { transferToAgent } from "./handoff/transfer";
+import { agentHandoffPart, type Transfer, transferToAgent } from "./handoff/transfer";
 import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
 import { RunAgent } from "./run-agent";
 import { type SessionView, viewSession } from "./run-context";
 import { RunOutput } from "./run-output";
 import { RunRecorder } from "./run-recorder";
+import { type RunRequest, STATUS_OF, THRASH_STEPS, thrashPart } from "./run-request";
 import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
@@ -42,55 +42,7 @@ import { loadWorkspacePromptContext } from "./tools/prompt-context";
 
 type Writer = UIMessageStreamWriter<ChatMessage>;
 
-export interface RunRequest {
-  actor: Actor;
-  threadId: string;
-  profile: Profile;
-  modelId: string;
-  model: LanguageModelV3;
-  /** Resolves the model an agent the run hands off to runs on. */
-  languageModel: (modelId: string) => LanguageModelV3;
-  /** The thread's model: what an agent without a model of its own runs on. */
-  threadModelId: string;
-  signal: AbortSignal;
-  /** The user message the run answers. */
-  request: Message;
-  /** The session the request was stored in. */
-  session: ChatSession;
-  /** The request was stored as queued behind another request's reset of `session`. */
-  queued: boolean;
-  /**
-   * The run goes on in its stored message: an approval answer (these calls approved), or a
-   * Continue of a reply its server was interrupted in (`continue`; the message's unfinished
-   * calls already settled).
-   */
-  resume?: {
-    run: Run;
-    message: Message;
-    approvedCallIds: ReadonlySet<string>;
-    mode?: "approval" | "continue";
-  };
-  /** The run row that claimed the request (a new run; absent only when resuming). */
-  claimed?: Run;
-  /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
-  recovering?: boolean;
-}
-
-/** A new session reaching the threshold within this many of its steps stops the run. */
-export const THRASH_STEPS = 2;
-
-const THRASH_REASON =
-  "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
-
-const STATUS_OF: Record<LegEnd, { run: Exclude<RunStatus, "running">; message: MessageStatus }> = {
-  done: { run: "completed", message: "complete" },
-  step_limit: { run: "step_limit", message: "complete" },
-  approval: { run: "awaiting_approval", message: "complete" },
-  threshold: { run: "completed", message: "complete" },
-  handoff: { run: "completed", message: "complete" },
-  aborted: { run: "stopped", message: "partial" },
-  failed: { run: "failed", message: "error" },
-};
+export type { RunRequest } from "./run-request";
 
 export function streamRun(input: RunRequest): Response {
   const stream = createUIMessageStream<ChatMessage>({
@@ -121,6 +73,10 @@ class RunLoop {
   private runRow: Run | null = null;
   /** The run's journal, once the run has its row. */
   private recorder: RunRecorder | null = null;
+  /** A handoff committed during the current leg, for the loop to switch to its target. */
+  private committed: Transfer | null = null;
+  /** The context after the latest step (what the session ends with if it is handed off). */
+  private reading: ContextPart | null = null;
   private stepCount = 0;
   /** Steps of this run in the current session, and whether a reset of this run began it. */
   private sessionSteps = 0;
@@ -182,7 +138,7 @@ class RunLoop {
         end = leg.end;
         await this.storeLeg(leg);
         if (leg.handoff) {
-          view = await this.handOff(leg.handoff, leg.reading);
+          view = await this.handOff(leg.handoff);
           continue;
         }
         if (leg.end !== "threshold" && !(leg.end === "approval" && this.wantsReset(leg.reading))) {
@@ -348,6 +304,7 @@ class RunLoop {
       handoffsSoFar: () => this.runRow?.handoffCount ?? 0,
       onDecision: (decision, request) =>
         this.recorder?.handoffDecision(decision, request, this.agent.ref),
+      commit: (handoff) => this.commitHandoff(session, handoff),
     });
   }
 
@@ -379,6 +336,7 @@ class RunLoop {
     }
     const session = this.session;
     this.recorder?.context(view.context, session, view.messages.length);
+    this.reading = view.context;
     // Approvals answered in this request belong to the agent that asked; a target gets none.
     const guard = new LegGuard(this.input.resume?.approvedCallIds, this.recorder?.tools);
     return streamLeg({
@@ -400,7 +358,8 @@ class RunLoop {
           session.summary,
           (await loadWorkspacePromptContext(this.scope)).text,
         ),
-      onStep: async (_reading, step) => {
+      onStep: async (reading, step) => {
+        this.reading = reading;
         this.recorder?.step(step);
         this.stepCount++;
         this.sessionSteps++;
@@ -488,14 +447,7 @@ class RunLoop {
     this.out.write({
       type: "data-context-reset",
       id: `reset-${this.session.id}`,
-      data: {
-        event: "reset_failed",
-        oldSessionId: this.session.id,
-        utilization: reading.utilization,
-        threshold: this.scope.profile.resetThreshold,
-        reason: THRASH_REASON,
-        code: "thrash",
-      },
+      data: thrashPart(this.session, reading, this.scope.profile.resetThreshold),
     });
     await this.storeMessage(await this.out.takeMessage(), "complete");
     await this.endRun("reset_failed", "thrash");
@@ -530,46 +482,48 @@ class RunLoop {
   }
 
   /**
-   * Carries out an accepted handoff: the source's session ends and the target's begins, the run
-   * counts the handoff and gives the target its own step budget, and the reply goes on as the
-   * target — its prompt, model and tools, in a new stored message.
+   * Commits an accepted handoff while its tool call runs — the source's session ends, the
+   * target's begins, the run counts the handoff and gives the target its own step budget — so a
+   * server that dies after the tool answers resumes the run as the target.
    */
-  private async handOff(handoff: AcceptedHandoff, reading: ContextPart): Promise<SessionView> {
-    const from = this.session;
-    const transfer = await transferToAgent({
+  private async commitHandoff(session: ChatSession, handoff: AcceptedHandoff): Promise<void> {
+    const reading = this.reading;
+    if (!reading) throw new Error("a handoff before the leg measured its context");
+    const run = this.runRow
+      ? {
+          id: this.runRow.id,
+          handoffCount: this.runRow.handoffCount + 1,
+          // The step handing off is not counted yet; the target gets a budget of its own.
+          maxSteps: this.stepCount + 1 + handoff.target.maxSteps,
+        }
+      : undefined;
+    this.committed = await transferToAgent({
       scope: this.scope,
-      session: from,
+      session,
       request: this.input.request,
       handoff,
       reading,
+      run,
     });
-    if (this.runRow) {
-      const handoffCount = this.runRow.handoffCount + 1;
-      const maxSteps = this.stepCount + handoff.target.maxSteps;
-      await recordRunHandoff({
-        userId: this.scope.userId,
-        runId: this.runRow.id,
-        handoffCount,
-        maxSteps,
-      });
-      this.runRow = { ...this.runRow, handoffCount, maxSteps };
+    if (this.runRow && run) {
+      this.runRow = { ...this.runRow, handoffCount: run.handoffCount, maxSteps: run.maxSteps };
     }
-    const { brief } = transfer;
+  }
+
+  /**
+   * After the step that handed off: the reply goes on as the target — its prompt, model and
+   * tools, in a new stored message in its session.
+   */
+  private async handOff(handoff: AcceptedHandoff): Promise<SessionView> {
+    const from = this.session;
+    const transfer = this.committed;
+    if (!transfer) throw new Error("an accepted handoff that was not committed");
+    this.committed = null;
     this.recorder?.transferred(handoff, transfer.session);
     this.out.write({
       type: "data-agent-handoff",
       id: `agent-handoff-${from.id}`,
-      data: {
-        from: brief.from,
-        to: brief.to,
-        ...(brief.title ? { title: brief.title } : {}),
-        ...(brief.reason ? { reason: brief.reason } : {}),
-        oldSessionId: from.id,
-        newSessionId: transfer.session.id,
-        sessionNumber: transfer.session.number,
-        handoff: transfer.handoff,
-        movedMessageIds: transfer.movedMessageIds,
-      },
+      data: agentHandoffPart(from, transfer),
     });
     await this.storeMessage(
       await this.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),

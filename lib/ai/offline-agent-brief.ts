@@ -113,3 +113,33 @@ export function readAgentBrief(prompt: LanguageModelV3Prompt): AgentBriefTurn | 
   }
   return null;
 }
+
+const OWN_SLUG = /\bHere you are the agent .+? \(([a-z][a-z0-9-]*)\)\./;
+
+/**
+ * The slug the agent's own prompt gives it ("Here you are the agent Editor (editor)."), present
+ * when it may hand off; null otherwise.
+ */
+export function ownAgentId(prompt: LanguageModelV3Prompt): string | null {
+  for (const message of prompt) {
+    if (message.role !== "system") continue;
+    const found = OWN_SLUG.exec(message.content)?.[1];
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A brief that stands for an objective alone (a hand-off the agent asked of itself). */
+export function objectiveBrief(objective: string): AgentBriefReading {
+  return {
+    from: null,
+    objective,
+    title: "",
+    reason: "",
+    contextSummary: "",
+    workspaceRefs: [],
+    mustPreserve: [],
+    completionCriteria: [],
+    additional: [],
+  };
+}

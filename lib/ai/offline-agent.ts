@@ -4,7 +4,12 @@
 // the carried-over brief, the tool calls and results since the request) and never from memory.
 // An agent handed the run by another works on its brief's objective instead of the request.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { type AgentBriefReading, readAgentBrief } from "./offline-agent-brief";
+import {
+  type AgentBriefReading,
+  objectiveBrief,
+  ownAgentId,
+  readAgentBrief,
+} from "./offline-agent-brief";
 import { stepHandoff, stepListAgents } from "./offline-handoff";
 import { firstCommandIndex, handoffRequestOf, readPrompt } from "./offline-knowledge";
 import { findReviseCommand, stepRevise } from "./offline-revise";
@@ -191,6 +196,11 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
   if (found === null) return null;
   const knowledgeAt = firstCommandIndex(request.text);
   if (knowledgeAt !== null && knowledgeAt < found.index) return null;
+  // A hand-off to this agent itself (the request carried into a later session of the agent it
+  // was handed to): the objective is its own to do.
+  if (found.command.kind === "handoff" && found.command.agentId === ownAgentId(prompt)) {
+    return stepAsTarget(ctx, objectiveBrief(found.command.objective));
+  }
   return stepCommand(ctx, found.command);
 }
 

@@ -233,4 +233,32 @@ describe("offline handoff: the target works on the brief", () => {
     ]);
     expect(text).toMatch(/all 1 item is done/);
   });
+
+  it("does a hand-off addressed to itself (its request carried past a reset) instead of handing off", async () => {
+    driver.ws.files.set("draft.md", DRAFT);
+    const prompt = [
+      system(
+        "You are Editor.\n\n## Handing off to another agent\n\nHere you are the agent Editor (editor). When another agent is better placed, call handoff_to_agent.",
+      ),
+      user("hand off to editor: polish draft.md"),
+    ];
+    const { steps, text } = await drive(prompt);
+    expect(calls(steps).map((s) => s.toolName)).not.toContain("handoff_to_agent");
+    expect(calls(steps).at(-1)).toMatchObject({
+      toolName: "write_file",
+      input: { path: "draft.md" },
+    });
+    expect(text).toMatch(/^Polished/);
+  });
+
+  it("still hands off to another agent named in a later session's request", async () => {
+    const prompt = [
+      system("Here you are the agent Editor (editor). Call handoff_to_agent to hand off."),
+      user("hand off to critic: review draft.md"),
+    ];
+    expect(await next(prompt)).toMatchObject({
+      toolName: "handoff_to_agent",
+      input: { agentId: "critic" },
+    });
+  });
 });

@@ -12,11 +12,27 @@ export interface ModelInfo {
   defaultStrategy: ResetOrCompact;
 }
 
-/** The window overrides this module reads. */
+/** The overrides this module reads. */
 export type RegistryEnv = Pick<
   ServerEnv,
-  "BATON_LOCAL_CONTEXT_WINDOW" | "OPENAI_COMPATIBLE_CONTEXT_WINDOW" | "BATON_CONTEXT_WINDOW"
+  | "BATON_LOCAL_CONTEXT_WINDOW"
+  | "OPENAI_COMPATIBLE_CONTEXT_WINDOW"
+  | "BATON_CONTEXT_WINDOW"
+  | "BATON_MODELS_WITHOUT_TOOLS"
 >;
+
+/**
+ * Whether a model can call tools. Every provider Baton speaks to can; a model behind one that
+ * cannot (some local models on an OpenAI-compatible server) is named in
+ * BATON_MODELS_WITHOUT_TOOLS by the operator.
+ */
+export function modelCallsTools(modelId: string, env: RegistryEnv = serverEnv()): boolean {
+  const without = (env.BATON_MODELS_WITHOUT_TOOLS ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
+  return !without.includes(modelId);
+}
 
 export const OFFLINE_MODEL_ID = "baton/local";
 export const DEFAULT_LOCAL_CONTEXT_WINDOW = 4096;

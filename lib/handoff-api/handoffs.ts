@@ -56,6 +56,8 @@ export function handoffRecord(handoff: Handoff, revision: HandoffRevision): Hand
     redactions: revision.redactions,
     artifact: revision.artifact,
     markdown: revision.markdown,
+    revision_kind: revision.kind,
+    brief: revision.brief ?? null,
   });
 }
 

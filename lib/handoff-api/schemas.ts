@@ -93,6 +93,22 @@ export const createTokenBodySchema = z.strictObject({
 
 const timestamp = z.string();
 
+const agentRefSchema = z.object({ id: z.string(), name: z.string() });
+
+/** The brief of an `agent_handoff` revision, as stored (redacted). */
+export const agentBriefSchema = z.object({
+  from: agentRefSchema,
+  to: agentRefSchema,
+  objective: z.string(),
+  title: z.string().optional(),
+  reason: z.string().optional(),
+  contextSummary: z.string().optional(),
+  workspaceRefs: z.array(z.string()),
+  mustPreserve: z.array(z.string()),
+  completionCriteria: z.array(z.string()),
+  additional: z.record(z.string(), z.string()),
+});
+
 export const handoffRecordSchema = z.object({
   key: z.string(),
   revision: z.number().int(),
@@ -111,6 +127,9 @@ export const handoffRecordSchema = z.object({
   redactions: z.array(z.object({ kind: z.string(), field: z.string() })),
   artifact: handoffArtifactSchema,
   markdown: z.string(),
+  /** `agent_handoff`: one agent's brief to the next (then `brief` holds its fields). */
+  revision_kind: z.enum(["session", "agent_handoff"]),
+  brief: agentBriefSchema.nullable(),
 });
 export type HandoffRecord = z.output<typeof handoffRecordSchema>;
 

@@ -3,7 +3,7 @@
 // while a call awaits approval, the run's depth is counted against the source's limit, and a
 // pin carried from an earlier session reaches the target through the brief.
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listHandoffRevisions } from "@/db/queries/handoffs";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
@@ -11,6 +11,20 @@ import { resetThreadManually } from "@/lib/context/manual-reset";
 import { createAgents, setThreadAgent, systemOf, type TestAgent } from "../support/agents";
 import { createActor, replyText, sendTurn } from "../support/chat";
 import { scriptedModel, toolOutputs } from "../support/runs";
+
+const saved = { ...process.env };
+
+beforeEach(() => {
+  // A configured model that cannot call tools, beside the offline model (still the default).
+  process.env.BATON_MODEL = "baton/local";
+  process.env.OPENAI_COMPATIBLE_BASE_URL = "http://127.0.0.1:9/v1";
+  process.env.OPENAI_COMPATIBLE_MODELS = "plain";
+  process.env.BATON_MODELS_WITHOUT_TOOLS = "compatible:plain";
+});
+
+afterEach(() => {
+  process.env = { ...saved };
+});
 
 const handOff = (agentId: string, objective = "Take the next stage.") => ({
   toolName: "handoff_to_agent",
@@ -69,6 +83,18 @@ const MATRIX: { check: string; agents: TestAgent[]; target: string; error: RegEx
     agents: [{ id: "writer" }, { id: "editor", model: "openai:gpt-4o" }],
     target: "editor",
     error: /runs on the model "openai:gpt-4o", which this server has not configured/,
+  },
+  {
+    check: "the target's model cannot call tools",
+    agents: [{ id: "writer" }, { id: "editor", model: "compatible:plain" }],
+    target: "editor",
+    error: /Editor is allowed tools, but its model "compatible:plain" cannot call tools/,
+  },
+  {
+    check: "the brief does not fit the target's context",
+    agents: [{ id: "writer" }, { id: "editor", systemPrompt: "Be brief. ".repeat(3_000) }],
+    target: "editor",
+    error: /do not fit under its context limit/,
   },
 ];
 

@@ -13,6 +13,7 @@ import { readFile } from "@/db/queries/workspace";
 import { messages, runs } from "@/db/schema";
 import { NOT_RUN_HANDED_OFF } from "@/lib/agents/handoff/guard";
 import type { AgentHandoffPart } from "@/lib/chat/types";
+import { readHandoff } from "@/lib/handoff-api/handoffs";
 import { createAgents, setThreadAgent, systemOf, toolNamesOf } from "../support/agents";
 import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 import { scriptedModel, storedMessages, toolOutputs } from "../support/runs";
@@ -106,6 +107,14 @@ describe("agent handoff", () => {
     expect(brief?.markdown).toContain("# Handoff Brief");
     expect(brief?.artifact.files_modified).toEqual(["draft.md"]);
     expect(sessions[1]?.handoffRevisionId).toBe(brief?.id);
+    // The handoff API reads it back as a first-class revision.
+    const record = await readHandoff(
+      { userId: actor.id, createdBy: `user:${actor.id}`, via: "session", scopes: ["read"] },
+      { key: threadId },
+    );
+    expect(record.revision_kind).toBe("agent_handoff");
+    expect(record.brief?.to).toEqual({ id: "editor", name: "Editor" });
+    expect(record.markdown).toContain("## Objective\nPolish draft.md");
 
     // The thread's agent is now the target; every stored reply says who wrote it.
     expect((await getThread({ userId: actor.id, threadId }))?.profile).toBe("editor");

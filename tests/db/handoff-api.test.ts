@@ -501,8 +501,11 @@ describe("reading, listing and deleting", () => {
         "redactions",
         "artifact",
         "markdown",
+        "revision_kind",
+        "brief",
       ].sort(),
     );
+    expect(res.body).toMatchObject({ revision_kind: "session", brief: null });
     const artifact = handoffArtifactSchema.parse(artifactOf());
     expect(res.body).toMatchObject({
       key,

@@ -21,6 +21,7 @@ export function handoffToolDefinitions(): Promise<ToolDefinition[]> {
     listAgents: unused,
     findAgent: unused,
     threadModelId: "baton/local",
+    commit: unused,
     isConfigured: unused,
     callsTools: unused,
     fit: unused,

@@ -1,15 +1,16 @@
 // The agent-handoff tools as the calling agent sees them: `handoff_to_agent` gives the next stage
 // of the work to another agent with a written brief, `list_agents` says who can take it. Their
 // descriptions and results speak of agents by their public names only — never of runs,
-// sessions, invocations or storage. The handoff itself is carried out by the run loop once the
-// step has ended (lib/agents/handoff/transfer.ts); the tool only checks it and accepts it.
+// sessions, invocations or storage. An accepted handoff is committed before the tool answers
+// (lib/agents/handoff/transfer.ts), so a server that dies after the answer resumes the run as the
+// target; the run loop switches to the target once the step has ended.
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { type BriefInput, briefInputSchema, normalizeBrief } from "@/lib/handoff/agent-brief";
 import type { Profile } from "../profiles";
 import { checkHandoff, type HandoffCheck, type HandoffCheckInput } from "./checks";
-import type { LegGuard } from "./guard";
+import type { AcceptedHandoff, LegGuard } from "./guard";
 
 export interface HandoffToolContext {
   /** The agent whose tools these are. */
@@ -29,6 +30,8 @@ export interface HandoffToolContext {
     modelId: string,
     input: BriefInput,
   ) => ReturnType<HandoffCheckInput["fit"]>;
+  /** Commits an accepted handoff (the target's session, the brief, the thread's agent). */
+  commit: (handoff: AcceptedHandoff) => Promise<void>;
   /** Told of every decision, for the run's journal. */
   onDecision?: (
     decision: HandoffCheck,
@@ -103,7 +106,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
         }
         if (!decision.ok) return { ok: false, error: decision.message };
         const { target, modelId } = decision;
-        ctx.guard.accept({
+        const accepted: AcceptedHandoff = {
           target,
           modelId,
           toolCallId,
@@ -112,7 +115,14 @@ export function createHandoffTools(ctx: HandoffToolContext) {
             { id: ctx.source.id, name: ctx.source.name },
             { id: target.id, name: target.name },
           ),
-        });
+        };
+        try {
+          await ctx.commit(accepted);
+        } catch (error) {
+          ctx.guard.hostError = error;
+          throw error;
+        }
+        ctx.guard.accept(accepted);
         return {
           ok: true,
           message: `Handoff accepted for Agent ${target.name}. Your part is complete.`,

@@ -11,7 +11,7 @@ import { acquireResetLease, commitReset, finishResetWithoutCommit } from "@/db/q
 import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, Message } from "@/db/schema";
 import { messageText } from "@/lib/chat/request";
-import type { AgentBrief, ContextPart, HandoffView } from "@/lib/chat/types";
+import type { AgentBrief, AgentHandoffPart, ContextPart, HandoffView } from "@/lib/chat/types";
 import { applyRunFacts } from "@/lib/context/mechanical-facts";
 import { handoffViewOf, loadSessionContext } from "@/lib/context/session-context";
 import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
@@ -32,6 +32,8 @@ export interface TransferInput {
   request: Message;
   handoff: AcceptedHandoff;
   reading: ContextPart;
+  /** The run's handoff count and step budget after this handoff, stored with the commit. */
+  run?: { id: string; handoffCount: number; maxSteps: number };
 }
 
 export interface Transfer {
@@ -97,6 +99,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       model: handoff.modelId,
       profile: handoff.target.id,
       threadProfile: handoff.target.id,
+      run: input.run,
       moveFromSeq: request.seq,
       instanceId,
       handoff: {
@@ -142,4 +145,20 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
     }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The stream's record of the handoff: the divider before a reload. */
+export function agentHandoffPart(from: ChatSession, transfer: Transfer): AgentHandoffPart {
+  const { brief } = transfer;
+  return {
+    from: brief.from,
+    to: brief.to,
+    ...(brief.title ? { title: brief.title } : {}),
+    ...(brief.reason ? { reason: brief.reason } : {}),
+    oldSessionId: from.id,
+    newSessionId: transfer.session.id,
+    sessionNumber: transfer.session.number,
+    handoff: transfer.handoff,
+    movedMessageIds: transfer.movedMessageIds,
+  };
 }

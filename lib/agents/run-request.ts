@@ -1,0 +1,77 @@
+// What a run is asked to do (the request a chat turn, a Continue or recovery hands the run loop)
+// and how each way a leg can end is recorded on the run and its message.
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
+import type { Actor } from "@/lib/auth/server";
+import type { ContextPart, ContextResetPart, MessageStatus } from "@/lib/chat/types";
+import type { Profile } from "./profiles";
+import type { LegEnd } from "./run-steps";
+
+export interface RunRequest {
+  actor: Actor;
+  threadId: string;
+  profile: Profile;
+  modelId: string;
+  model: LanguageModelV3;
+  /** Resolves the model an agent the run hands off to runs on. */
+  languageModel: (modelId: string) => LanguageModelV3;
+  /** The thread's model: what an agent without a model of its own runs on. */
+  threadModelId: string;
+  signal: AbortSignal;
+  /** The user message the run answers. */
+  request: Message;
+  /** The session the request was stored in. */
+  session: ChatSession;
+  /** The request was stored as queued behind another request's reset of `session`. */
+  queued: boolean;
+  /**
+   * The run goes on in its stored message: an approval answer (these calls approved), or a
+   * Continue of a reply its server was interrupted in (`continue`; the message's unfinished
+   * calls already settled).
+   */
+  resume?: {
+    run: Run;
+    message: Message;
+    approvedCallIds: ReadonlySet<string>;
+    mode?: "approval" | "continue";
+  };
+  /** The run row that claimed the request (a new run; absent only when resuming). */
+  claimed?: Run;
+  /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
+  recovering?: boolean;
+}
+
+/** A new session reaching the threshold within this many of its steps stops the run. */
+export const THRASH_STEPS = 2;
+
+export const THRASH_REASON =
+  "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
+
+export const STATUS_OF: Record<
+  LegEnd,
+  { run: Exclude<RunStatus, "running">; message: MessageStatus }
+> = {
+  done: { run: "completed", message: "complete" },
+  step_limit: { run: "step_limit", message: "complete" },
+  approval: { run: "awaiting_approval", message: "complete" },
+  threshold: { run: "completed", message: "complete" },
+  handoff: { run: "completed", message: "complete" },
+  aborted: { run: "stopped", message: "partial" },
+  failed: { run: "failed", message: "error" },
+};
+
+/** The reset part that stops a run whose new session filled up again at once. */
+export function thrashPart(
+  session: ChatSession,
+  reading: ContextPart,
+  threshold: number,
+): ContextResetPart {
+  return {
+    event: "reset_failed",
+    oldSessionId: session.id,
+    utilization: reading.utilization,
+    threshold,
+    reason: THRASH_REASON,
+    code: "thrash",
+  };
+}
