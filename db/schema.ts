@@ -15,6 +15,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { AgentBrief, MessageStatus, SessionTrigger } from "@/lib/chat/types";
 import type { PlanItem } from "@/lib/workspace/plan-items";
+import { BUILTIN_TOOL_NAMES } from "../lib/agents/tool-names";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -222,14 +223,7 @@ export const agentProfiles = pgTable(
     toolsAllow: jsonb("tools_allow")
       .$type<string[]>()
       .notNull()
-      .default([
-        "list_files",
-        "read_file",
-        "write_file",
-        "edit_file",
-        "delete_file",
-        "update_plan",
-      ]),
+      .default([...BUILTIN_TOOL_NAMES]),
     delegation: jsonb("delegation").$type<ProfileDelegation>().notNull().default({
       canHandoff: false,
       callable: true,

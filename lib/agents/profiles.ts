@@ -13,6 +13,7 @@ import {
 } from "@/lib/context/policy";
 import { serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
+import { BUILTIN_TOOL_NAMES, HANDOFF_TOOL_NAMES } from "./tool-names";
 
 export interface Profile {
   /** The slug: the agent's public name (what handoff_to_agent and list_agents use). */
@@ -32,18 +33,11 @@ export interface Profile {
   delegation: ProfileDelegation;
 }
 
-/** The tools every agent may call unless its profile says otherwise. */
-export const BUILTIN_TOOL_ALLOW = [
-  "list_files",
-  "read_file",
-  "write_file",
-  "edit_file",
-  "delete_file",
-  "update_plan",
-] as const;
-
-/** The agent-handoff tools (lib/agents/handoff). */
-export const HANDOFF_TOOL_NAMES = ["handoff_to_agent", "list_agents"] as const;
+/** The tools every agent may call unless its profile says otherwise: the built-in ones. */
+export {
+  BUILTIN_TOOL_NAMES as BUILTIN_TOOL_ALLOW,
+  HANDOFF_TOOL_NAMES,
+} from "./tool-names";
 
 export const DEFAULT_DELEGATION: ProfileDelegation = {
   canHandoff: false,
@@ -74,7 +68,7 @@ export function defaultProfile(): Profile {
     resetThreshold: env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD,
     compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
-    toolsAllow: [...BUILTIN_TOOL_ALLOW, ...HANDOFF_TOOL_NAMES],
+    toolsAllow: [...BUILTIN_TOOL_NAMES, ...HANDOFF_TOOL_NAMES],
     delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
 }

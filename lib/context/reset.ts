@@ -25,8 +25,8 @@ import {
 import { estimateTokens } from "@/lib/ai/tokens";
 import { messageText } from "@/lib/chat/request";
 import type { ContextResetPart, HandoffView, SessionTrigger } from "@/lib/chat/types";
-import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
-import { contentId } from "@/lib/handoff/content-id";
+import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { trimArtifactToFit } from "@/lib/handoff/trim";
@@ -198,13 +198,7 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       handoff: {
         artifact,
         markdown,
-        contentIdFor: (revision) =>
-          contentId({
-            schema_version: HANDOFF_SCHEMA_VERSION,
-            handoff_key: threadId,
-            revision,
-            artifact,
-          }),
+        contentIdFor: contentIdsFor(threadId, artifact),
         createdBy: `session:${from.id}`,
         kind: "session",
         model: input.modelId,

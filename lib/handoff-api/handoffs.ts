@@ -13,8 +13,7 @@ import {
 } from "@/db/queries/handoffs";
 import type { Handoff, HandoffRevision, HandoffState, RedactionRecord } from "@/db/schema";
 import { BatonError } from "@/lib/errors";
-import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
-import { contentId } from "@/lib/handoff/content-id";
+import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { countHandoff } from "@/lib/metrics";
@@ -105,13 +104,7 @@ export async function upsertHandoff(
     artifact,
     markdown: renderHandoffMarkdown(artifact),
     // Over the redacted artifact: the id names what is stored, and a retry redacts the same way.
-    contentIdFor: (revision) =>
-      contentId({
-        schema_version: HANDOFF_SCHEMA_VERSION,
-        handoff_key: body.key,
-        revision,
-        artifact,
-      }),
+    contentIdFor: contentIdsFor(body.key, artifact),
     createdBy: identity.createdBy,
     project,
     repo,

@@ -3,7 +3,7 @@
 // docs/handoffs.md).
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import type { HandoffArtifact } from "./artifact";
+import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "./artifact";
 
 /**
  * Throws on what JCS cannot represent (undefined at the top level, NaN, Infinity, lone
@@ -28,4 +28,13 @@ export function contentId(input: ContentIdInput): string {
   const { schema_version, handoff_key, revision, artifact } = input;
   const json = canonicalJson({ schema_version, handoff_key, revision, artifact });
   return createHash("sha256").update(json, "utf8").digest("hex");
+}
+
+/** The content id of each revision of `key` holding `artifact` (what a handoff write needs). */
+export function contentIdsFor(
+  key: string,
+  artifact: HandoffArtifact,
+): (revision: number) => string {
+  return (revision) =>
+    contentId({ schema_version: HANDOFF_SCHEMA_VERSION, handoff_key: key, revision, artifact });
 }

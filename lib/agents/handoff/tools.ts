@@ -98,13 +98,16 @@ export function createHandoffTools(ctx: HandoffToolContext) {
             callsTools: ctx.callsTools,
             fit: (target, modelId) => ctx.fit(target, modelId, handoff),
           });
-          ctx.onDecision?.(decision, { agentId: id, toolCallId, objective: handoff.objective });
         } catch (error) {
           // Storage failing is not the agent's to fix: the run fails once this step ends.
           ctx.guard.hostError = error;
           throw error;
         }
-        if (!decision.ok) return { ok: false, error: decision.message };
+        const request = { agentId: id, toolCallId, objective: handoff.objective };
+        if (!decision.ok) {
+          ctx.onDecision?.(decision, request);
+          return { ok: false, error: decision.message };
+        }
         const { target, modelId } = decision;
         const accepted: AcceptedHandoff = {
           target,
@@ -122,6 +125,8 @@ export function createHandoffTools(ctx: HandoffToolContext) {
           ctx.guard.hostError = error;
           throw error;
         }
+        // Journaled once committed: a handoff the host failed to store was never accepted.
+        ctx.onDecision?.(decision, request);
         ctx.guard.accept(accepted);
         return {
           ok: true,

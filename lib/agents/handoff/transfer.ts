@@ -15,8 +15,7 @@ import type { AgentBrief, AgentHandoffPart, ContextPart, HandoffView } from "@/l
 import { applyRunFacts } from "@/lib/context/mechanical-facts";
 import { handoffViewOf, loadSessionContext } from "@/lib/context/session-context";
 import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
-import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
-import { contentId } from "@/lib/handoff/content-id";
+import { contentIdsFor } from "@/lib/handoff/content-id";
 import { mergeMechanicalFacts } from "@/lib/handoff/merge";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { currentInstance } from "@/lib/runtime/instance";
@@ -106,13 +105,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
         artifact,
         // Redacted again at the handoff tables' choke point, the brief with it.
         markdown: renderBriefMarkdown(brief),
-        contentIdFor: (revision) =>
-          contentId({
-            schema_version: HANDOFF_SCHEMA_VERSION,
-            handoff_key: threadId,
-            revision,
-            artifact,
-          }),
+        contentIdFor: contentIdsFor(threadId, artifact),
         createdBy: `agent:${handoff.brief.from.id}`,
         kind: "session",
         model: handoff.modelId,

@@ -6,6 +6,7 @@
 // over the spill threshold come back as a SpilledResult instead (see spill.ts); the factory
 // applies that itself, so the run loop must not wrap these tools again.
 import "server-only";
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "../tool-names";
 import type { ToolContext, ToolKind } from "./context";
 import { createPlanTools } from "./plan";
 import { withSpill } from "./spill";
@@ -21,6 +22,7 @@ export type {
   ReadFileOutput,
   WriteFileOutput,
 } from "./workspace";
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName };
 
 export const TOOL_KINDS = {
   list_files: "readOnly",
@@ -30,10 +32,7 @@ export const TOOL_KINDS = {
   edit_file: "readOnly",
   delete_file: "effectful",
   update_plan: "readOnly",
-} as const satisfies Record<string, ToolKind>;
-
-export type BuiltinToolName = keyof typeof TOOL_KINDS;
-export const BUILTIN_TOOL_NAMES = Object.keys(TOOL_KINDS) as BuiltinToolName[];
+} as const satisfies Record<BuiltinToolName, ToolKind>;
 
 export function createBuiltinTools(ctx: ToolContext) {
   const workspace = createWorkspaceTools(ctx);
