@@ -161,6 +161,8 @@ export const messages = pgTable(
     model: text("model"),
     /** The agent (profile slug) that wrote an assistant message. */
     agent: text("agent"),
+    /** The run that wrote an assistant message (null for user messages and older rows). */
+    runId: uuid("run_id"),
     usage: jsonb("usage").$type<MessageUsage>(),
     /** Local token estimate of this message, cached so accounting costs O(new text). */
     tokenCount: integer("token_count").notNull().default(0),
@@ -519,6 +521,18 @@ export const runs = pgTable(
     requestMessageId: text("request_message_id"),
     /** The server instance running it; a running run whose instance is gone died with it. */
     instanceId: text("instance_id"),
+    /**
+     * The resumable stream the run is producing now (docs/streams.md): a new id for every request
+     * that starts or continues the run. Live while the run is `running` on a live instance.
+     */
+    streamId: text("stream_id"),
+    /**
+     * For a stream that continues a stored assistant message (an approval answer or a continue):
+     * that message, and how many parts it had when the stream began. A reader resuming the
+     * stream gets the message cut to those parts and the stream appends the rest.
+     */
+    streamMessageId: text("stream_message_id"),
+    streamBaseParts: integer("stream_base_parts").notNull().default(0),
     stepCount: integer("step_count").notNull().default(0),
     maxSteps: integer("max_steps").notNull(),
     /** Agent handoffs this run has made (each agent's maxHandoffDepth is checked against it). */

@@ -12,7 +12,13 @@ import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
 import { toAttributedMessage } from "./stored-message";
-import type { ChatMessage, ContextPart, SessionSummary } from "./types";
+import type {
+  ActiveResetView,
+  ChatMessage,
+  ContextPart,
+  LiveStream,
+  SessionSummary,
+} from "./types";
 
 export interface ThreadView {
   thread: {
@@ -41,6 +47,10 @@ export interface ThreadView {
    * "answering…" and polls until the list is empty.
    */
   answering: string[];
+  /** Replies being streamed now, for the page to follow (see `LiveStream`). */
+  live: LiveStream[];
+  /** The reset running now, if any. */
+  reset: ActiveResetView | null;
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -135,6 +145,9 @@ export async function loadThreadView({
       fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,
     context,
     answering: fromSeq === undefined ? unansweredAtEnd(page.messages) : [],
+    // Filled in by the live-streams work (issue 12); the contract is fixed here.
+    live: [],
+    reset: null,
   };
 }
 

@@ -153,3 +153,27 @@ export interface SessionSummary {
   /** The agent whose session it is (its profile; "Default" for the built-in one). */
   agent?: AgentRef;
 }
+
+/**
+ * A reply the server is streaming now, which any tab of its owner can follow from the start
+ * (`GET /api/chat/{threadId}/stream?streamId=…`, docs/streams.md). While it is live, the thread
+ * API leaves the rows it is writing out of the page (or, for a stream that continues a stored
+ * message, returns that message cut to what it held when the stream began), so following the
+ * stream never doubles text.
+ */
+export interface LiveStream {
+  streamId: string;
+  /** The user message the reply answers. */
+  requestId: string | null;
+  /** The stored assistant message the stream appends to (an approval answer, a continue). */
+  continuesMessageId: string | null;
+  startedAt: string;
+}
+
+/** A context reset running in the thread now, so a reloaded page can show it and queue input. */
+export interface ActiveResetView {
+  /** The number of the session being reset. */
+  fromSession: number;
+  trigger: SessionTrigger;
+  startedAt: string;
+}

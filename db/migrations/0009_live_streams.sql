@@ -1,0 +1,4 @@
+ALTER TABLE "messages" ADD COLUMN "run_id" uuid;--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "stream_id" text;--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "stream_message_id" text;--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "stream_base_parts" integer DEFAULT 0 NOT NULL;
