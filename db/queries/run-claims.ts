@@ -49,6 +49,8 @@ function insertRun(
       sessionIds: [input.request.sessionId],
       requestMessageId: input.request.id,
       instanceId: input.instanceId,
+      // The stream the run produces (docs/streams.md): a new id for every request.
+      streamId: crypto.randomUUID(),
     })
     .returning();
 }
@@ -109,7 +111,14 @@ export async function claimDeadRuns(threadId: string, instanceId: string): Promi
     if (dead.length === 0) return [];
     return tx
       .update(runs)
-      .set({ instanceId, updatedAt: new Date() })
+      .set({
+        instanceId,
+        updatedAt: new Date(),
+        // A resumed run streams anew, continuing its stored message from the parts it holds.
+        streamId: sql`gen_random_uuid()::text`,
+        streamMessageId: runs.messageId,
+        streamBaseParts: sql`coalesce((select jsonb_array_length(${messages.parts}) from ${messages} where ${messages.threadId} = ${runs.threadId} and ${messages.id} = ${runs.messageId}), 0)`,
+      })
       .where(
         inArray(
           runs.id,
@@ -213,6 +222,8 @@ export async function claimInterruptedRun(input: {
   threadId: string;
   messageId: string;
   instanceId: string;
+  /** How many parts the message holds as the Continue's stream begins. */
+  streamBaseParts: number;
 }): Promise<Run | null> {
   return getDb().transaction(async (tx) => {
     const [run] = await tx
@@ -235,6 +246,9 @@ export async function claimInterruptedRun(input: {
       .set({
         status: "running",
         instanceId: input.instanceId,
+        streamId: crypto.randomUUID(),
+        streamMessageId: input.messageId,
+        streamBaseParts: input.streamBaseParts,
         failureReason: null,
         endedAt: null,
         updatedAt: new Date(),
