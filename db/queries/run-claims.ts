@@ -258,3 +258,36 @@ export async function claimInterruptedRun(input: {
     return claimed ?? null;
   });
 }
+
+/**
+ * Whether a run still answers an earlier question of the thread (a user message stored above
+ * `requestId`) on a live instance. A thread's questions are answered one after another in
+ * seq order, so a run waits while this holds. Runs parked on an approval do not count: a new
+ * message denies their open calls.
+ */
+export async function earlierQuestionInFlight(input: {
+  threadId: string;
+  requestId: string;
+  runId: string;
+}): Promise<boolean> {
+  // Read the request's seq in the query: placing an answer above it moves it down.
+  const requestSeq = sql`(select ${messages.seq} from ${messages} where ${messages.threadId} = ${input.threadId} and ${messages.id} = ${input.requestId})`;
+  const [row] = await getDb()
+    .select({ id: runs.id })
+    .from(runs)
+    .innerJoin(
+      messages,
+      and(eq(messages.threadId, runs.threadId), eq(messages.id, runs.requestMessageId)),
+    )
+    .where(
+      and(
+        eq(runs.threadId, input.threadId),
+        eq(runs.status, "running"),
+        instanceIsLive(runs.instanceId),
+        sql`${runs.id} <> ${input.runId}`,
+        sql`${messages.seq} < ${requestSeq}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}

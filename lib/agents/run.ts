@@ -218,6 +218,7 @@ class RunLoop {
       request,
       session: this.session,
       queued: this.input.queued,
+      runId: claimed.id,
     });
     this.session = entered.session;
     this.answering = entered.answering;
