@@ -17,8 +17,12 @@ function hanging(first: string) {
 
 async function readAll(stream: ReadableStream<string>): Promise<string[]> {
   const chunks: string[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+  }
 }
 
 describe("closedWhenGone", () => {
