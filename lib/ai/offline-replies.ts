@@ -190,7 +190,8 @@ export function buildArtifact(
   const inPlan = (id: string | undefined) => id !== undefined && plan.some((p) => p.id === id);
   const byStatus = (status: PlanItem["status"]) => plan.filter((p) => p.status === status);
   // Only the latest message is reflected: anything older survives a reset only through a command.
-  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 20)}”`);
+  // Short: the run carries the last request verbatim, so the summary only points at it.
+  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 8)}”`);
   const planSummary = plan.length
     ? `Plan: ${byStatus("done").length} of ${plural(plan.length, "item")} done.`
     : "";
@@ -235,7 +236,7 @@ export function buildArtifact(
     last_completed_step: work.lastStep
       ? work.lastStep
       : lastNote
-        ? clip(`Replied to: ${lastNote}`, MAX_ITEM_CHARS)
+        ? `Replied to: “${excerpt(lastNote, 8)}”`
         : (carried?.last_completed_step ?? ""),
     next_step: next ? `${next.id}: ${next.task}` : (carried?.next_step ?? ""),
     needs_authorization: carried?.needs_authorization ?? [],
