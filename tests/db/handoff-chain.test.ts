@@ -10,8 +10,8 @@ import { listSessions } from "@/db/queries/sessions";
 import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { LAST_USER_REQUEST_PREFIX } from "@/lib/handoff/merge";
-import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 import { createAgents, setThreadAgent, type TestAgent } from "../support/agents";
+import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 import { promptTexts, spyModel } from "../support/spy-model";
 
 const saved = { ...process.env };
@@ -86,7 +86,7 @@ describe("a chain of ten threshold resets", () => {
         expect(resetParts(sent.parts)).toEqual([]);
         if (line.startsWith("decide ")) decisions.push(line.slice("decide ".length));
         if (line.startsWith("remember ")) pins.push(line.slice("remember ".length));
-        if (line.startsWith("note ")) notes.push(line.slice("note ".length).replace(/^fact \d+ is that /, ""));
+        if (line.startsWith("note ")) notes.push(line.slice("note ".length));
       }
       // Fill the session until a threshold reset happens.
       let done: ContextResetPart | undefined;
@@ -106,7 +106,6 @@ describe("a chain of ten threshold resets", () => {
       expect(done?.sessionNumber).toBe(s + 2);
     }
 
-    console.log("START", startUtilization.map((u) => u.toFixed(3)).join(" "));
     // Flat: every session starts at most 25% full, the last within 5 points of the first.
     for (const u of startUtilization) expect(u).toBeLessThanOrEqual(0.25);
     const first = startUtilization[0] ?? 0;
@@ -163,5 +162,40 @@ describe("a chain of ten threshold resets", () => {
       expect(artifact.state_summary).not.toContain("Before that");
     }
     expect(notes).toHaveLength(RESETS);
+  });
+
+  it("fails the reset when the pins alone exceed the bound, and loses nothing", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    await createAgents(actor, [{ ...NOTES_AGENT, id: "tight", briefShare: 0.03 }]);
+    await sendTurn(actor, threadId, "Let's keep notes on the release together.");
+    await setThreadAgent(actor, threadId, "tight");
+    const pins = Array.from(
+      { length: 6 },
+      (_, i) => `pin ${i} says the staging cluster in region ${i} keeps its nightly backups`,
+    );
+    for (const pin of pins) await sendTurn(actor, threadId, `remember ${pin}`);
+
+    let failed: ContextResetPart | undefined;
+    for (let i = 0; i < 80 && !failed; i++) {
+      const events = resetParts((await sendTurn(actor, threadId, filler(i))).parts);
+      expect(events.map((e) => e.event)).not.toContain("reset_complete");
+      failed = events.find((e) => e.event === "reset_failed");
+    }
+    expect(failed?.reason).toMatch(
+      /pinned items.*alone take \d+ tokens, more than the \d+ a brief may take \(3% of the window\)/,
+    );
+    expect(failed?.reason).toContain("Nothing was lost");
+
+    // Nothing moved or was written: one session holding every message, no revision.
+    const sessions = await listSessions({ userId: actor.id, threadId });
+    expect(sessions).toHaveLength(1);
+    expect(await listHandoffRevisions({ ownerId: actor.id, key: threadId })).toEqual([]);
+    const texts = (
+      await listSessionMessages({ userId: actor.id, threadId, sessionId: sessions[0]?.id ?? "" })
+    ).flatMap((m) => (m.parts as { text?: string }[]).map((p) => p.text ?? ""));
+    for (const pin of pins) expect(texts).toContain(`remember ${pin}`);
+    const known = replyText((await sendTurn(actor, threadId, "what do you know?")).parts);
+    for (const pin of pins) expect(known).toContain(pin);
   });
 });
