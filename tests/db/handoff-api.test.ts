@@ -499,6 +499,7 @@ describe("reading, listing and deleting", () => {
         "model",
         "profile",
         "redactions",
+        "dropped",
         "artifact",
         "markdown",
         "revision_kind",
