@@ -53,6 +53,7 @@ export function handoffRecord(handoff: Handoff, revision: HandoffRevision): Hand
     model: revision.model,
     profile: revision.profile,
     redactions: revision.redactions,
+    dropped: revision.dropped,
     artifact: revision.artifact,
     markdown: revision.markdown,
     revision_kind: revision.kind,

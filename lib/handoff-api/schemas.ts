@@ -195,6 +195,8 @@ export const handoffRecordSchema = z.object({
   model: z.string().nullable(),
   profile: z.string().nullable(),
   redactions: z.array(z.object({ kind: z.string(), field: z.string() })),
+  /** What the reset that wrote this revision left out of the brief (empty for API writes). */
+  dropped: z.array(z.object({ field: z.string(), item: z.string() })),
   artifact: handoffArtifactSchema,
   markdown: z.string(),
   /** `agent_handoff`: one agent's brief to the next (then `brief` holds its fields). */

@@ -422,6 +422,7 @@ describe("reading, listing and deleting", () => {
         "model",
         "profile",
         "redactions",
+        "dropped",
         "artifact",
         "markdown",
         "revision_kind",
