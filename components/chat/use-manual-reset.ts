@@ -33,7 +33,13 @@ export function useManualReset({
         body: JSON.stringify({ fromSession }),
       });
       if (response.ok) {
-        const body = (await response.json()) as { session: { number: number } };
+        const body = (await response.json()) as
+          | { session: { number: number } }
+          | { cancelled: true; fromSession: number };
+        if ("cancelled" in body) {
+          toast(`Context reset cancelled — continuing in session ${fromSession}`);
+          return;
+        }
         await refresh();
         toast(`Session ${body.session.number} started — context was reset`);
       } else if (cancelRequested.current) {
