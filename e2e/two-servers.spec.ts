@@ -1,7 +1,8 @@
 // Two production servers on one Postgres database and one Redis behave as one app: a session
 // signed in on A works on B, a reply streaming on A is followed from B, a reset running on A
-// queues a message sent to B, a stop sent to B ends A's reply, and B refuses to show another
-// user's live stream. Over HTTP, as a load balancer would spread one user's requests.
+// queues a message sent to B and is cancelled from B, a stop sent to B ends A's reply, and B
+// refuses to show another user's live stream. Over HTTP, as a load balancer would spread one
+// user's requests.
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
@@ -234,6 +235,30 @@ test.describe("@own-server two servers, one Postgres, one Redis", () => {
     expect(answer?.metadata?.status).toBe("complete");
     // The new session knows the fact through the handoff A's reset wrote.
     expect(textOf(answer)).toContain("the boat is blue");
+  });
+
+  test("a cancel sent to B ends the reset running on A", async () => {
+    const client = await ChatClient.guest(serverA().url);
+    const threadId = randomUUID();
+    await (await client.send(threadId, "remember the kite is red")).finished;
+    const reset = postJson(client, serverA().url, `/api/threads/${threadId}/reset`, {
+      fromSession: 1,
+    });
+    const b_ = client.on(serverB().url);
+    await expect
+      .poll(async () => ((await b_.thread(threadId)) as { reset?: unknown }).reset, {
+        timeout: 10_000,
+      })
+      .toBeTruthy();
+    const cancel = await postJson(client, serverB().url, `/api/threads/${threadId}/reset/cancel`, {
+      fromSession: 1,
+    });
+    expect(cancel.status).toBe(200);
+    const outcome = await reset;
+    expect(outcome.status).toBe(200);
+    expect(await outcome.json()).toMatchObject({ cancelled: true, fromSession: 1 });
+    const view = await b_.thread(threadId);
+    expect(view.sessions.map((s) => s.number)).toEqual([1]);
   });
 
   test("a stop sent to B stops A's reply within a second; it ends partial", async () => {
