@@ -120,9 +120,14 @@ export async function enterSession(
     await updateMessage({ userId, threadId, id: request.id, patch: { status: "complete" } });
   }
   // A reset that committed while this request waited (or between our check and our insert)
-  // moved this message forward.
+  // ended the session it was stored in: it is answered in the session that reset made, and
+  // moves there if the commit did not move it.
   const placed = await getMessage({ userId, threadId, id: request.id });
-  if (placed && placed.sessionId !== current.id) current = await currentSessionOr(scope, current);
+  const now = await currentSessionOr(scope, current);
+  if (placed && placed.sessionId !== now.id) {
+    await moveMessagesToSession({ userId, threadId, ids: [request.id], sessionId: now.id });
+  }
+  if (placed) current = now;
   // The answer sees the thread up to its own question, never the questions queued below it.
   return { session: current, answering: [request.id] };
 }

@@ -3,12 +3,15 @@
 // ends a reply (not a dropped request), and a stop leaves queued messages alone. Runs on PGlite
 // or on DATABASE_URL's Postgres, with the in-process bus or REDIS_URL's Redis.
 import { randomUUID } from "node:crypto";
+import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chatRoute } from "@/app/api/chat/route";
 import { getDb } from "@/db/client";
 import { getActiveReset } from "@/db/queries/resets";
-import { runs } from "@/db/schema";
+import { updateThread } from "@/db/queries/threads";
+import { agentProfiles, runs } from "@/db/schema";
+import type { ContextResetPart } from "@/lib/chat/types";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { guestHeaders } from "../support/auth";
 import { parseSse, replyText, sendTurn, startTurn, waitForStoredReplies } from "../support/chat";
@@ -16,12 +19,13 @@ import {
   actorOf,
   gatedModel,
   getStream,
+  latch,
   postStop,
   readAlong,
   threadView,
   watchedTool,
 } from "../support/live";
-import { storedMessages } from "../support/runs";
+import { scriptedModel, storedMessages } from "../support/runs";
 
 const saved = { ...process.env };
 let headers: Headers;
@@ -232,5 +236,72 @@ describe("stop", () => {
     const messages = await storedMessages(actor, threadId);
     expect(messages.at(-1)).toMatchObject({ role: "assistant", metadata: { status: "complete" } });
     expect((await threadView(headers, threadId)).reset).toBeNull();
+  });
+
+  it("never cancels a reset: the reset reaches its outcome, then the run ends without another leg", async () => {
+    process.env.BATON_LOCAL_CONTEXT_WINDOW = "4096";
+    const actor = await actorOf(headers);
+    const threadId = randomUUID();
+    // Every step writes a file of ~35% of the window: the run resets between two steps.
+    const big = Array.from({ length: 1430 }, (_, i) => `w${i % 10}`).join(" ");
+    const scripted = scriptedModel((_, call) => ({
+      toolName: "write_file",
+      input: { path: `big/${call}.md`, content: big },
+    }));
+    // The handoff (the reset's own model call) waits until the test lets it go.
+    const handoffAsked = latch();
+    const handoffGo = latch();
+    let streamed = 0;
+    const model = new MockLanguageModelV3({
+      provider: "baton",
+      modelId: "local",
+      doGenerate: async (options) => {
+        handoffAsked.open();
+        await handoffGo.opened;
+        return scripted.model.doGenerate(options);
+      },
+      doStream: async (options) => {
+        streamed++;
+        return scripted.model.doStream(options);
+      },
+    });
+    await sendTurn(actor, threadId, "hello");
+    await getDb()
+      .insert(agentProfiles)
+      .values({
+        id: `resets-${threadId}`,
+        userId: actor.id,
+        name: "Resets",
+        systemPrompt: "You write large files.",
+        contextStrategy: "reset",
+        resetThreshold: 0.8,
+        compactThreshold: 0.5,
+        maxSteps: 25,
+      });
+    await updateThread({ userId: actor.id, threadId, profile: `resets-${threadId}` });
+
+    const { response } = await startTurn(actor, threadId, "fill the workspace", {
+      languageModel: () => model,
+    });
+    const reading = readAlong(response);
+    await handoffAsked.opened;
+    const callsBeforeStop = streamed;
+    const stop = await postStop(headers, threadId);
+    expect(await stop.json()).toEqual({ stopping: 1 });
+    handoffGo.open();
+
+    const parts = parseSse(await reading.done);
+    const events = parts
+      .filter((p) => p.type === "data-context-reset")
+      .map((p) => (p.data as unknown as ContextResetPart).event);
+    expect(events[0]).toBe("reset_starting");
+    expect(events.at(-1)).toBe("reset_complete");
+    expect(parts.some((p) => p.type === "error")).toBe(false);
+    // No model call after the reset: the stopped run started no further leg.
+    expect(streamed).toBe(callsBeforeStop);
+    await expect
+      .poll(async () => (await runsOf(threadId)).map((r) => r.status).sort(), { interval: 25 })
+      .toEqual(["completed", "stopped"]);
+    expect((await threadView(headers, threadId)).sessions).toHaveLength(2);
   });
 });
