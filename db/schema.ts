@@ -132,11 +132,26 @@ export const sessions = pgTable(
     /** Compaction: a summary standing in for this session's messages up to summarySeq. */
     summary: text("summary"),
     summarySeq: integer("summary_seq"),
+    /** For a session a context reset started: how that reset went (the divider shows it). */
+    resetStats: jsonb("reset_stats").$type<ResetStats>(),
   },
   // The unique (thread, number) is what makes a duplicated reset unable to open a second session.
   (t) => [uniqueIndex("sessions_thread_number_uq").on(t.threadId, t.number)],
 );
 export type ChatSession = typeof sessions.$inferSelect;
+
+/** What a committed reset measured, stored on the session it started. */
+export interface ResetStats {
+  /** From taking the lease to the commit. */
+  durationMs: number;
+  /** The new session's estimated context at its start (prompt, brief, tools, moved messages). */
+  startTokens: number;
+  contextWindow: number;
+  /** Who wrote the handoff: the model, the model on its repair attempt, or the mechanical merge. */
+  source: "model" | "repaired" | "mechanical";
+  /** Tokens the model calls that wrote the handoff spent (input and output; 0 when mechanical). */
+  writerTokens: number;
+}
 
 export interface MessageUsage {
   inputTokens?: number;

@@ -1,6 +1,7 @@
 "use client";
-// The handoff card inside a session divider: one line of state when collapsed; the whole
-// artifact when expanded, facts and guesses kept visibly apart, with copy and backup actions.
+// The handoff card inside a session divider: one line of state and the five answers (goal, known,
+// unknown, done, needs authorization) when collapsed; the whole artifact when expanded, facts and
+// guesses kept visibly apart, with copy and backup actions.
 import * as Collapsible from "@radix-ui/react-collapsible";
 import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
@@ -8,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import type { HandoffView } from "@/lib/chat/types";
 import { useExpandedHandoff } from "./expanded-handoffs";
+import { FiveQuestions } from "./five-questions";
 import { NotCarried, notCarriedLine } from "./not-carried";
 
 export function Chevron({ open }: { open: boolean }) {
@@ -146,6 +148,7 @@ export function HandoffSummary({
           <span className="sr-only"> handoff for session {sessionNumber}</span>
         </Collapsible.Trigger>
       </div>
+      <FiveQuestions artifact={a} />
       <Collapsible.Content data-testid="handoff-details">
         {/* Long handoffs scroll inside the card so the thread around it stays in view. */}
         <section

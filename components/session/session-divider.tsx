@@ -1,13 +1,16 @@
 "use client";
-// The boundary between two sessions: who started the new one and why, with the handoff it
-// started from (for an agent handoff, "<from> → <to>" and the brief); while a reset runs, a
-// placeholder that can cancel it.
+// The boundary between two sessions: who started the new one and why, how the reset went, with
+// the handoff it started from (for an agent handoff, "<from> → <to>" and the brief); while a reset
+// runs, a placeholder that can cancel it. A continued thread's session 1 opens with the stored
+// handoff it continues; a reset that failed on its pins stands in the session it left alone.
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { SessionDividerItem } from "@/lib/chat/format-messages";
 import type { SessionTrigger } from "@/lib/chat/types";
 import { AgentBriefCard } from "./agent-brief";
+import { FailedResetCard } from "./failed-reset";
 import { HandoffSummary } from "./handoff-summary";
+import { ResetDetailsLine } from "./reset-details";
 
 const TRIGGER_LABELS: Record<SessionTrigger, string> = {
   initial: "new thread",
@@ -35,7 +38,8 @@ export function SessionDivider({
   onCancelReset?: (fromSession: number) => void;
   cancelling?: boolean;
 }) {
-  const { sessionNumber, session, live, agentHandoff } = item;
+  const { sessionNumber, session, live, agentHandoff, failed } = item;
+  if (failed) return <FailedResetCard failed={failed} sessionNumber={sessionNumber} />;
   if (live) {
     return (
       <div
@@ -76,6 +80,11 @@ export function SessionDivider({
     </span>
   ) : null;
   const details = [session.model || null, triggerLabel(session.trigger)].filter(Boolean);
+  // A shared thread's card has no key: it names the handoff without it.
+  const continued =
+    session.trigger === "continuation" && session.handoff
+      ? `Continued from ${session.handoff.key || "a handoff"} · revision ${session.handoff.revision}`
+      : null;
   return (
     <div
       className="px-4 py-4"
@@ -88,6 +97,14 @@ export function SessionDivider({
         {agentHandoff ? (
           <h2 className="min-w-0 break-words text-center text-sm font-semibold text-zinc-800 dark:text-zinc-200">
             {agentHandoff.from.name} → {agentHandoff.to.name}
+            {startedAt}
+          </h2>
+        ) : continued ? (
+          <h2
+            className="min-w-0 break-words text-center text-sm font-semibold text-zinc-800 dark:text-zinc-200"
+            data-testid="continued-from"
+          >
+            {continued}
             {startedAt}
           </h2>
         ) : (
@@ -107,8 +124,11 @@ export function SessionDivider({
         </p>
       ) : null}
       <p className="mt-1 text-center text-xs text-zinc-600 dark:text-zinc-400">
-        {(agentHandoff ? [`Session ${sessionNumber}`, ...details] : details).join(" · ")}
+        {(agentHandoff || continued ? [`Session ${sessionNumber}`, ...details] : details).join(
+          " · ",
+        )}
       </p>
+      {session.reset ? <ResetDetailsLine reset={session.reset} /> : null}
       <div className="mx-auto mt-2 max-w-2xl">
         {session.handoff && (agentHandoff || session.handoff.kind === "agent_handoff") ? (
           <AgentBriefCard handoff={session.handoff} sessionNumber={sessionNumber} />

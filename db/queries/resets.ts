@@ -7,6 +7,7 @@ import {
   messages,
   type RedactionRecord,
   type ResetState,
+  type ResetStats,
   runs,
   sessions,
   type ThreadReset,
@@ -247,6 +248,8 @@ export interface CommitResetInput {
   instanceId: string;
   /** An agent handoff: the thread's profile becomes this one in the same commit. */
   threadProfile?: string;
+  /** What the reset measured, stored on the session it starts. */
+  resetStats?: ResetStats;
   /** An agent handoff: the run's handoff count and step budget, in the same commit. */
   run?: { id: string; handoffCount: number; maxSteps: number };
 }
@@ -330,6 +333,7 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
         profile: input.profile,
         trigger: input.trigger,
         handoffRevisionId: written.revision.id,
+        resetStats: input.resetStats ?? null,
       })
       .onConflictDoNothing({ target: [sessions.threadId, sessions.number] })
       .returning();

@@ -35,6 +35,11 @@ export interface LiveResetState {
   threshold?: number;
 }
 
+export interface FailedResetState {
+  reason: string;
+  pins: string[];
+}
+
 export interface SessionDividerItem {
   kind: "session_divider";
   /** `session:<N>`; a live placeholder uses its future session's key so the row stays mounted. */
@@ -46,6 +51,11 @@ export interface SessionDividerItem {
    */
   session: SessionSummary;
   live?: LiveResetState;
+  /**
+   * A reset that failed because the items a brief never drops exceed its bound: the row stands in
+   * session N (`sessionNumber`), where the conversation goes on, and lists the pins.
+   */
+  failed?: FailedResetState;
   /** For a session one agent handed to another: who handed it to whom, and why. */
   agentHandoff?: DividerHandoff;
 }
@@ -480,6 +490,16 @@ export function formatMessages(
       }
       if (part?.type !== "data-context-reset") continue;
       const { event } = part.data;
+      if (event === "reset_failed" && part.data.code === "brief_too_large") {
+        segment.after.push({
+          kind: "session_divider",
+          key: `reset-failed:${message.id}:${part.id ?? i}`,
+          sessionNumber: segment.session,
+          session: synthesizeSession({ number: segment.session, handoff: null }),
+          failed: { reason: part.data.reason ?? "", pins: part.data.pins ?? [] },
+        });
+        continue;
+      }
       const upcoming = segment.session + 1;
       // Once session N+1 is known the reset committed, whatever this stale part still says.
       if (
@@ -555,7 +575,8 @@ export function formatMessages(
     if (gaps) rows.rows = withPlaceholders(rows.rows, gaps, chunkSize);
     const agent = agents.shown ? agents.session(number) : undefined;
     if (agent) sessionAgents[number] = agent;
-    if (number >= 2) {
+    // Session 1 has a divider only when it starts from a stored handoff (a continued thread).
+    if (number >= 2 || opensFromHandoff(registry.get(number))) {
       sessionStartIndex[number] = items.length;
       const agentHandoff = agents.handoff(number);
       items.push({
@@ -571,6 +592,10 @@ export function formatMessages(
   }
   if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
   return { items, sessionStartIndex, sessionAgents };
+}
+
+function opensFromHandoff(session: SessionSummary): boolean {
+  return session.trigger === "continuation" && session.handoff !== null;
 }
 
 /**

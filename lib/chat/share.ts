@@ -159,6 +159,8 @@ class SharedMapping {
       handoff: session.handoff ? this.handoff(session.handoff) : null,
       cursor: session.firstSeq === null ? null : this.ids.cursor(session.firstSeq),
       ...(session.agent ? { agent: this.agent(session.agent) } : {}),
+      // Counts, a duration and a source name: nothing of the owner's to hide.
+      ...(session.reset ? { reset: session.reset } : {}),
     };
   }
 
@@ -204,6 +206,8 @@ class SharedMapping {
             utilization,
             threshold,
             reason: reason === undefined ? undefined : redactText(reason).text,
+            code: part.data.code,
+            pins: part.data.pins?.map((pin) => redactText(pin).text),
             handoff: handoff ? this.handoff(handoff) : undefined,
             movedMessageIds: part.data.movedMessageIds?.map((id) => this.message(id)),
           },

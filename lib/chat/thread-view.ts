@@ -14,6 +14,7 @@ import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
 import { activeResetOf, liveStreamOf, withoutLiveRows } from "./live-rows";
+import { resetDetailsOf } from "./reset-details";
 import { toAttributedMessage } from "./stored-message";
 import type {
   ActiveResetView,
@@ -116,7 +117,7 @@ export async function loadThreadView({
     }),
   ]);
   const handoffs = new Map(revisions.map((r) => [r.id, handoffViewOf(r, r.handoffKey)]));
-  const summaries: SessionSummary[] = sessions.map((s) => ({
+  const summaries: SessionSummary[] = sessions.map((s, i) => ({
     id: s.id,
     number: s.number,
     model: s.model,
@@ -128,6 +129,7 @@ export async function loadThreadView({
     messageCount: s.messageCount,
     handoff: s.handoffRevisionId ? (handoffs.get(s.handoffRevisionId) ?? null) : null,
     agent: agentOf(s.profile),
+    ...withReset(resetDetailsOf(s, sessions[i - 1])),
   }));
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
@@ -156,6 +158,10 @@ export async function loadThreadView({
     live: liveStreams.map(liveStreamOf),
     reset: activeReset ? activeResetOf(activeReset) : null,
   };
+}
+
+function withReset(reset: SessionSummary["reset"]): Pick<SessionSummary, "reset"> {
+  return reset ? { reset } : {};
 }
 
 /**

@@ -76,8 +76,13 @@ export interface ContextResetPart {
   handoff?: HandoffView;
   movedMessageIds?: string[];
   reason?: string;
-  /** Why a reset failed, for code: `thrash` (a new session filled up again within two steps). */
-  code?: "thrash";
+  /**
+   * Why a reset failed, for code: `thrash` (a new session filled up again within two steps);
+   * `brief_too_large` (the items a brief never drops exceed its bound; `pins` lists the pinned ones).
+   */
+  code?: "thrash" | "brief_too_large";
+  /** With `brief_too_large`: the thread's pinned (must-preserve) items, as the brief held them. */
+  pins?: string[];
 }
 
 export interface CompactionPart {
@@ -154,6 +159,21 @@ export interface SessionSummary {
   handoff: HandoffView | null;
   /** The agent whose session it is (its profile; "Default" for the built-in one). */
   agent?: AgentRef;
+  /** For a session a context reset started (stored from this feature on): how the reset went. */
+  reset?: ResetDetails;
+}
+
+/** What the divider says about the reset that started a session. */
+export interface ResetDetails {
+  /** The ended session's context at the reset (null when not recorded). */
+  before: { tokens: number; utilization: number } | null;
+  /** The new session's estimated context at its start. */
+  after: { tokens: number; utilization: number };
+  durationMs: number;
+  /** Who wrote the handoff: the model, the model on its repair attempt, or the mechanical merge. */
+  source: "model" | "repaired" | "mechanical";
+  /** Tokens spent writing the handoff (model calls' input and output; 0 when mechanical). */
+  writerTokens: number;
 }
 
 /**

@@ -28,27 +28,49 @@ function describeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+function tokensOf(usage: Usage | undefined): number {
+  return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+}
+
 async function ask(
   model: LanguageModelV3,
   system: string,
   messages: ModelMessage[],
+  spent: { tokens: number },
   abortSignal?: AbortSignal,
 ) {
-  const result = await generateText({
-    model,
-    system,
-    messages,
-    output: Output.object({ schema: handoffArtifactSchema }),
-    maxRetries: 1,
-    abortSignal,
-  });
-  return handoffArtifactSchema.parse(result.output);
+  try {
+    const result = await generateText({
+      model,
+      system,
+      messages,
+      output: Output.object({ schema: handoffArtifactSchema }),
+      maxRetries: 1,
+      abortSignal,
+    });
+    spent.tokens += tokensOf(result.totalUsage);
+    return handoffArtifactSchema.parse(result.output);
+  } catch (error) {
+    // Output that did not parse was still paid for.
+    if (NoObjectGeneratedError.isInstance(error)) spent.tokens += tokensOf(error.usage);
+    throw error;
+  }
 }
 
-export async function writeHandoffArtifact(
-  input: HandoffWriterInput,
-): Promise<{ artifact: HandoffArtifact; source: ArtifactSource; failures: string[] }> {
+export async function writeHandoffArtifact(input: HandoffWriterInput): Promise<{
+  artifact: HandoffArtifact;
+  source: ArtifactSource;
+  failures: string[];
+  /** Tokens the model calls spent (input and output, every attempt). */
+  tokens: number;
+}> {
   const failures: string[] = [];
+  const spent = { tokens: 0 };
   const request: ModelMessage[] = [
     ...input.messages,
     { role: "user", content: HANDOFF_INSTRUCTION },
@@ -56,7 +78,7 @@ export async function writeHandoffArtifact(
   let artifact: HandoffArtifact | null = null;
   let source: ArtifactSource = "model";
   try {
-    artifact = await ask(input.model, input.system, request, input.abortSignal);
+    artifact = await ask(input.model, input.system, request, spent, input.abortSignal);
   } catch (error) {
     input.abortSignal?.throwIfAborted();
     failures.push(describeFailure(error));
@@ -65,6 +87,7 @@ export async function writeHandoffArtifact(
         input.model,
         input.system,
         [...request, { role: "user", content: repairInstruction(failures[0] ?? "invalid output") }],
+        spent,
         input.abortSignal,
       );
       source = "repaired";
@@ -90,5 +113,6 @@ export async function writeHandoffArtifact(
     }),
     source,
     failures,
+    tokens: spent.tokens,
   };
 }

@@ -116,6 +116,7 @@ export function performReset(input: ResetInput): Promise<ResetOutcome> {
 async function runReset(input: ResetInput): Promise<ResetOutcome> {
   const { userId, threadId, from, profile } = input;
   const emit = input.emit ?? (() => {});
+  const startedAt = Date.now();
   const base = { oldSessionId: from.id, threshold: profile.resetThreshold };
   emit({ event: "reset_starting", ...base, utilization: input.utilization });
 
@@ -177,11 +178,11 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
     const extra =
       (input.toolTokens ?? (await builtinToolTokens(input.modelId))) +
       (input.midRun ? continueLineTokens(input.modelId) : 0);
-    const fitsSession = (artifact: HandoffArtifact) =>
+    const sessionTokens = (artifact: HandoffArtifact) =>
       estimatePromptTokens(profile, artifact, from.number, input.modelId, ctx.workspace) +
-        input.movedTokens +
-        extra <
-      budget;
+      input.movedTokens +
+      extra;
+    const fitsSession = (artifact: HandoffArtifact) => sessionTokens(artifact) < budget;
     const fits = (artifact: HandoffArtifact) =>
       briefTokens(artifact) <= briefBudget && fitsSession(artifact);
     let artifact = redacted.artifact;
@@ -189,14 +190,15 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
     if (!fits(artifact)) {
       const trimmed = trimArtifactToFit(artifact, fits);
       if (!trimmed) {
-        const reason = unfitReason(artifact, briefTokens, briefBudget, profile.briefShare);
+        const unfit = unfitReason(artifact, briefTokens, briefBudget, profile.briefShare);
+        const { reason } = unfit;
         await finishResetWithoutCommit({
           threadId,
           fromSession: from.number,
           state: "failed",
           reason,
         });
-        emit({ event: "reset_failed", ...base, reason });
+        emit({ event: "reset_failed", ...base, reason, ...unfit.part });
         return { kind: "failed", reason };
       }
       artifact = trimmed.artifact;
@@ -215,6 +217,13 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       profile: profile.id,
       moveFromSeq: input.moveFromSeq,
       instanceId,
+      resetStats: {
+        durationMs: Date.now() - startedAt,
+        startTokens: sessionTokens(artifact),
+        contextWindow: input.contextWindow,
+        source: written.source,
+        writerTokens: written.tokens,
+      },
       handoff: {
         artifact,
         markdown,
@@ -299,23 +308,32 @@ function maskedView(view: HandoffView): HandoffView {
   return { ...view, artifact, markdown: renderHandoffMarkdown(artifact) };
 }
 
-/** Why a handoff cannot be bounded: the never-dropped items alone, or the session as a whole. */
+/**
+ * Why a handoff cannot be bounded: the never-dropped items alone (then the failed reset's card
+ * lists the pins, the items the user can let go of), or the session as a whole.
+ */
 function unfitReason(
   artifact: HandoffArtifact,
   briefTokens: (artifact: HandoffArtifact) => number,
   briefBudget: number,
   briefShare: number,
-): string {
+): { reason: string; part?: Pick<ContextResetPart, "code" | "pins"> } {
   const kept = briefTokens(neverDroppedPart(artifact));
   if (kept > briefBudget) {
-    return (
-      `The pinned items, decisions, open tasks and the last request alone take ${kept} tokens, ` +
-      `more than the ${briefBudget} a brief may take (${Math.round(briefShare * 100)}% of the ` +
-      "window). Nothing was lost: the conversation continues in this session. Unpin some items " +
-      "or raise the agent's brief share to let it reset."
-    );
+    return {
+      reason:
+        `The pinned items, decisions, open tasks and the last request alone take ${kept} tokens, ` +
+        `more than the ${briefBudget} a brief may take (${Math.round(briefShare * 100)}% of the ` +
+        "window). Nothing was lost: the conversation continues in this session. Unpin some items " +
+        "or raise the agent's brief share to let it reset.",
+      // Masked like everything a stored part carries.
+      part: {
+        code: "brief_too_large",
+        pins: artifact.must_preserve.map((p) => redactText(p).text),
+      },
+    };
   }
-  return "The handoff does not fit in a new session even after trimming.";
+  return { reason: "The handoff does not fit in a new session even after trimming." };
 }
 
 /** The view a brief is carried as, for measuring it before it is stored. */

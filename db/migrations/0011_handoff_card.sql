@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "reset_stats" jsonb;
