@@ -1,6 +1,14 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { sameOrigin } from "./pages/same-origin";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+}
 
 async function signUp(page: Page): Promise<string> {
   await new ChatPage(page).openNew();
@@ -16,6 +24,7 @@ async function signUp(page: Page): Promise<string> {
 test("a token made in settings lets an agent hand off work that the user continues from the home page", async ({
   page,
   playwright,
+  browser,
 }) => {
   await signUp(page);
 
@@ -71,6 +80,44 @@ test("a token made in settings lets an agent hand off work that the user continu
     await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
     await expect(chat.composer).toBeVisible();
     await expect(chat.messages).toHaveCount(0);
+
+    // Its first row is the brief it continues, not the empty "What are we working on?" state.
+    const brief = page.locator('[data-testid="session-divider"][data-session-number="1"]');
+    await expect(brief.getByTestId("continued-from")).toHaveText(
+      /^Continued from lisbon-trip · revision 1/,
+    );
+    await expect(brief.getByTestId("handoff-answers")).toContainText("Plan the Lisbon trip");
+    await expect(brief.getByTestId("handoff-answers")).toContainText("the ferry leaves at nine");
+    await expect(page.getByText("What are we working on?")).toHaveCount(0);
+    await page.reload();
+    await expect(brief.getByTestId("continued-from")).toHaveText(
+      /^Continued from lisbon-trip · revision 1/,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The share page names the handoff without its key.
+    const threadId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const shareAnswer = await page.request.post(`/api/threads/${threadId}/share`, {
+      headers: sameOrigin(page),
+    });
+    const shareUrl = ((await shareAnswer.json()) as { url: string }).url;
+    const visitor = await browser.newContext();
+    try {
+      const shared = await visitor.newPage();
+      await shared.goto(shareUrl);
+      const sharedBrief = shared.locator(
+        '[data-testid="session-divider"][data-session-number="1"]',
+      );
+      await expect(sharedBrief.getByTestId("continued-from")).toHaveText(
+        /^Continued from a handoff · revision 1/,
+      );
+      await expect(sharedBrief.getByTestId("handoff-answers")).toContainText(
+        "the ferry leaves at nine",
+      );
+      await expect(shared.getByText("lisbon-trip")).toHaveCount(0);
+    } finally {
+      await visitor.close();
+    }
 
     // The new session starts from the handoff's brief.
     await chat.sendMessage("what do you know?");

@@ -96,6 +96,19 @@ test.describe("@reset-server session UX", () => {
     await expect(chat.divider(2)).toBeAttached();
     await expect(knows.last()).toBeVisible();
     expect(await chat.allRows()).toEqual(live);
+    // The divider says how the reset went; the card answers its five questions first.
+    await expect(chat.divider(2).getByTestId("reset-details")).toContainText(
+      /context \d+% → \d+% · reset took [\d.]+ m?s · handoff written by the model · [\d,]+ tokens to write/,
+    );
+    const answers = chat.divider(2).getByRole("definition");
+    await expect(chat.divider(2).getByRole("term")).toHaveText([
+      "Goal",
+      "Known",
+      "Unknown",
+      "Done",
+      "Needs authorization",
+    ]);
+    await expect(answers.nth(1)).toContainText("the launch code is 4242");
     // The stored reading after a reload: session 2 has started filling up.
     await expect(chat.meter).toHaveAttribute("aria-valuenow", /^[1-9]\d*$/);
   });

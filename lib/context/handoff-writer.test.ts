@@ -49,6 +49,7 @@ describe("writeHandoffArtifact", () => {
     const { model, prompts } = scripted([valid]);
     const result = await writeHandoffArtifact({ ...base, model });
     expect(result.source).toBe("model");
+    expect(result.tokens).toBe(20);
     expect(prompts).toHaveLength(1);
     expect(result.artifact.goal).toBe("Ship the release");
     expect(result.artifact.remaining_tasks).toEqual([{ id: "t1", task: "tag the release" }]);
@@ -60,6 +61,8 @@ describe("writeHandoffArtifact", () => {
     const { model, prompts } = scripted(['{"goal": 42}', valid]);
     const result = await writeHandoffArtifact({ ...base, model });
     expect(result.source).toBe("repaired");
+    // Both calls were paid for, the one whose output did not parse too.
+    expect(result.tokens).toBe(40);
     expect(prompts).toHaveLength(2);
     expect(prompts[1]).toContain("was not valid");
     expect(result.artifact.goal).toBe("Ship the release");

@@ -1,12 +1,14 @@
 // A long chain of threshold resets with the offline model in a 4096-token window: the brief stays
 // bounded (session-start utilization flat), decisions, pins, open tasks and the last request are
 // always carried, and whatever a reset left out is listed on its revision. A reset whose pins
-// alone exceed the bound fails with that reason and loses nothing.
+// alone exceed the bound fails with that reason, lists the pins for the card, and loses nothing.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listHandoffRevisions } from "@/db/queries/handoffs";
 import { listSessionMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
+import { formatMessages } from "@/lib/chat/format-messages";
+import { loadThreadView } from "@/lib/chat/thread-view";
 import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { LAST_USER_REQUEST_PREFIX } from "@/lib/handoff/merge";
@@ -186,6 +188,16 @@ describe("a chain of ten threshold resets", () => {
       /pinned items.*alone take \d+ tokens, more than the \d+ a brief may take \(3% of the window\)/,
     );
     expect(failed?.reason).toContain("Nothing was lost");
+    // The failed reset's card lists the pins, the items the user can let go of.
+    expect(failed?.code).toBe("brief_too_large");
+    expect(failed?.pins).toEqual(pins);
+    const view = await loadThreadView({ userId: actor.id, threadId, limit: 500 });
+    if (!view) throw new Error("no view");
+    const cards = formatMessages(view.messages, view.sessions).items.flatMap((item) =>
+      item.kind === "session_divider" && item.failed ? [item] : [],
+    );
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.at(-1)).toMatchObject({ sessionNumber: 1, failed: { pins } });
 
     // Nothing moved or was written: one session holding every message, no revision.
     const sessions = await listSessions({ userId: actor.id, threadId });
