@@ -40,7 +40,11 @@ function Row({ question, children }: { question: string; children: React.ReactNo
 }
 
 export function FiveQuestions({ artifact: a }: { artifact: HandoffArtifact }) {
-  const known = [...a.key_decisions.map((d) => `Decided: ${d}`), ...a.confirmed_facts];
+  const known = [
+    ...a.must_preserve.map((p) => `Pinned: ${p}`),
+    ...a.key_decisions.map((d) => `Decided: ${d}`),
+    ...a.confirmed_facts,
+  ];
   const done = a.completed_work.length > 0 ? [...a.completed_work].reverse() : [];
   return (
     <dl
