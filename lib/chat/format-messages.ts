@@ -587,8 +587,13 @@ export function formatMessages(
         ...(agentHandoff ? { agentHandoff } : {}),
       });
     }
+    // Every turn past the threshold may fail the same way: the latest failure speaks for them.
+    const lastFailed = rows.rows.findLast((item) => item.kind === "session_divider" && item.failed);
     for (const item of rows.moved) items.push(attributed(item));
-    for (const item of rows.rows) items.push(attributed(item));
+    for (const item of rows.rows) {
+      if (item.kind === "session_divider" && item.failed && item !== lastFailed) continue;
+      items.push(attributed(item));
+    }
   }
   if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
   return { items, sessionStartIndex, sessionAgents };
