@@ -7,7 +7,11 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { ApiError, post } from "@/lib/api/client";
 
-const resetAnswer = z.object({ session: z.object({ number: z.number() }) });
+// A committed reset answers its session; one the user cancelled answers that outcome.
+const resetAnswer = z.union([
+  z.object({ session: z.object({ number: z.number() }) }),
+  z.object({ cancelled: z.literal(true), fromSession: z.number() }),
+]);
 
 export function useManualReset({
   threadId,
@@ -36,7 +40,8 @@ export function useManualReset({
     try {
       const body = await post(`/api/threads/${threadId}/reset`, { fromSession }, resetAnswer);
       await refresh();
-      toast(`Session ${body.session.number} started — context was reset`);
+      if ("session" in body) toast(`Session ${body.session.number} started — context was reset`);
+      else toast(`Context reset cancelled — continuing in session ${fromSession}`);
     } catch (error) {
       if (cancelRequested.current && error instanceof ApiError && error.status > 0) {
         toast(`Context reset cancelled — continuing in session ${fromSession}`);
