@@ -556,6 +556,10 @@ export const runs = pgTable(
     index("runs_thread_started_idx").on(t.threadId, t.startedAt),
     index("runs_request_idx").on(t.threadId, t.requestMessageId),
     index("runs_live_idx").on(t.status, t.instanceId),
+    // The thread's running runs: its live streams (db/queries/live-streams.ts).
+    index("runs_thread_running_idx")
+      .on(t.threadId, t.startedAt)
+      .where(sql`${t.status} = 'running'`),
   ],
 );
 export type Run = typeof runs.$inferSelect;

@@ -16,6 +16,8 @@ export interface NewMessage {
   model?: string | null;
   /** The agent (profile slug) writing an assistant message. */
   agent?: string | null;
+  /** The run writing an assistant message. */
+  runId?: string | null;
   usage?: MessageUsage | null;
   tokenCount?: number;
 }
@@ -72,6 +74,7 @@ export function messageRow({
     status: message.status,
     model: message.model ?? null,
     agent: message.agent ?? null,
+    runId: message.runId ?? null,
     usage: message.usage ?? null,
     tokenCount: message.tokenCount ?? 0,
   };

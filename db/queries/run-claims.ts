@@ -49,6 +49,8 @@ function insertRun(
       sessionIds: [input.request.sessionId],
       requestMessageId: input.request.id,
       instanceId: input.instanceId,
+      // The stream the run produces (docs/streams.md): a new id for every request.
+      streamId: crypto.randomUUID(),
     })
     .returning();
 }
@@ -109,7 +111,14 @@ export async function claimDeadRuns(threadId: string, instanceId: string): Promi
     if (dead.length === 0) return [];
     return tx
       .update(runs)
-      .set({ instanceId, updatedAt: new Date() })
+      .set({
+        instanceId,
+        updatedAt: new Date(),
+        // A resumed run streams anew, continuing its stored message from the parts it holds.
+        streamId: sql`gen_random_uuid()::text`,
+        streamMessageId: runs.messageId,
+        streamBaseParts: sql`coalesce((select jsonb_array_length(${messages.parts}) from ${messages} where ${messages.threadId} = ${runs.threadId} and ${messages.id} = ${runs.messageId}), 0)`,
+      })
       .where(
         inArray(
           runs.id,
@@ -213,6 +222,8 @@ export async function claimInterruptedRun(input: {
   threadId: string;
   messageId: string;
   instanceId: string;
+  /** How many parts the message holds as the Continue's stream begins. */
+  streamBaseParts: number;
 }): Promise<Run | null> {
   return getDb().transaction(async (tx) => {
     const [run] = await tx
@@ -235,6 +246,9 @@ export async function claimInterruptedRun(input: {
       .set({
         status: "running",
         instanceId: input.instanceId,
+        streamId: crypto.randomUUID(),
+        streamMessageId: input.messageId,
+        streamBaseParts: input.streamBaseParts,
         failureReason: null,
         endedAt: null,
         updatedAt: new Date(),
@@ -243,4 +257,37 @@ export async function claimInterruptedRun(input: {
       .returning();
     return claimed ?? null;
   });
+}
+
+/**
+ * Whether a run still answers an earlier question of the thread (a user message stored above
+ * `requestId`) on a live instance. A thread's questions are answered one after another in
+ * seq order, so a run waits while this holds. Runs parked on an approval do not count: a new
+ * message denies their open calls.
+ */
+export async function earlierQuestionInFlight(input: {
+  threadId: string;
+  requestId: string;
+  runId: string;
+}): Promise<boolean> {
+  // Read the request's seq in the query: placing an answer above it moves it down.
+  const requestSeq = sql`(select ${messages.seq} from ${messages} where ${messages.threadId} = ${input.threadId} and ${messages.id} = ${input.requestId})`;
+  const [row] = await getDb()
+    .select({ id: runs.id })
+    .from(runs)
+    .innerJoin(
+      messages,
+      and(eq(messages.threadId, runs.threadId), eq(messages.id, runs.requestMessageId)),
+    )
+    .where(
+      and(
+        eq(runs.threadId, input.threadId),
+        eq(runs.status, "running"),
+        instanceIsLive(runs.instanceId),
+        sql`${runs.id} <> ${input.runId}`,
+        sql`${messages.seq} < ${requestSeq}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -198,7 +198,15 @@ export async function claimAwaitingRun({
     }
     const [running] = await tx
       .update(runs)
-      .set({ status: "running", instanceId, updatedAt: new Date() })
+      .set({
+        status: "running",
+        instanceId,
+        updatedAt: new Date(),
+        // The answer streams anew, continuing the message from the parts it holds now.
+        streamId: crypto.randomUUID(),
+        streamMessageId: message.id,
+        streamBaseParts: settled.parts.length,
+      })
       .where(eq(runs.id, run.id))
       .returning();
     return { claimed: true, run: running ?? run, message: updated ?? message };

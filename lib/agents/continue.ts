@@ -30,7 +30,13 @@ export async function claimContinue({
   // Only the newest reply: continuing an older one would answer out of order.
   const newest = (await listThreadMessages({ userId, threadId, limit: 1 })).messages[0];
   if (newest?.id !== message.id) throw cannotContinue();
-  const run = await claimInterruptedRun({ userId, threadId, messageId, instanceId });
+  const run = await claimInterruptedRun({
+    userId,
+    threadId,
+    messageId,
+    instanceId,
+    streamBaseParts: message.parts.length,
+  });
   if (!run?.requestMessageId) throw cannotContinue();
   const request = await getMessage({ userId, threadId, id: run.requestMessageId });
   if (!request) throw cannotContinue();

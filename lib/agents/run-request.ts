@@ -1,6 +1,7 @@
 // What a run is asked to do (the request a chat turn, a Continue or recovery hands the run loop)
 // and how each way a leg can end is recorded on the run and its message.
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ToolSet } from "ai";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
 import type { ContextPart, ContextResetPart, MessageStatus } from "@/lib/chat/types";
@@ -17,7 +18,13 @@ export interface RunRequest {
   languageModel: (modelId: string) => LanguageModelV3;
   /** The thread's model: what an agent without a model of its own runs on. */
   threadModelId: string;
-  signal: AbortSignal;
+  /**
+   * A server-side cancel (tests, recovery). Never the HTTP request's signal: a closed tab or a
+   * dropped connection stops nothing; only a stop (lib/streams/stop-registry.ts) does.
+   */
+  signal?: AbortSignal;
+  /** Tools the run offers besides the agent's own (tests give a run a tool they can watch). */
+  extraTools?: ToolSet;
   /** The user message the run answers. */
   request: Message;
   /** The session the request was stored in. */

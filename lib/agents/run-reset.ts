@@ -46,7 +46,9 @@ export async function resetBetweenSteps(input: MidRunReset): Promise<ChatSession
   if (outcome.kind === "committed") next = outcome.session;
   else if (outcome.kind === "busy") {
     // Someone else (a manual reset) is ending this session: follow it if it commits.
-    const after = await sessionAfterWaiting(scope, session, [request.id]);
+    const after = await sessionAfterWaiting(scope, session, [request.id], (part) =>
+      out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
+    );
     next = after.id === session.id ? null : after;
   }
   if (!next) return null;

@@ -4,10 +4,11 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { getMessage, updateMessage } from "@/db/queries/messages";
-import { moveMessagesToSession } from "@/db/queries/resets";
+import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
+import { earlierQuestionInFlight } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
-import type { ChatSession, Message } from "@/db/schema";
-import type { ContextPart } from "@/lib/chat/types";
+import type { ChatSession, Message, ThreadReset } from "@/db/schema";
+import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
 import { compactSession } from "@/lib/context/compaction";
 import { decideContextAction } from "@/lib/context/policy";
 import { committedSessionOf, performReset, waitForReset } from "@/lib/context/reset";
@@ -18,15 +19,24 @@ export async function currentSessionOr(scope: RunScope, fallback: ChatSession) {
   return (await getCurrentSession({ userId: scope.userId, threadId: scope.threadId })) ?? fallback;
 }
 
-/** Waits out a reset another request runs; returns the session the messages are answered in. */
+/** How often a waiting run looks again at the reset or the run it waits for. */
+const WAIT_POLL_MS = 100;
+
+/**
+ * Waits out a reset another request runs (a queued message, or a run that found the session
+ * already being reset); returns the session the messages are answered in. With `emit`, the
+ * reset's outcome is written as the terminal event of the stream's reset part.
+ */
 export async function sessionAfterWaiting(
   scope: RunScope,
   from: ChatSession,
   messageIds: string[],
+  emit?: (part: ContextResetPart) => void,
 ): Promise<ChatSession> {
   const { userId, threadId } = scope;
   const reset = await waitForReset({ userId, threadId, fromSession: from.number });
   const committed = reset ? await committedSessionOf(userId, reset) : null;
+  emit?.(outcomePart(from, reset, committed));
   if (!committed) return from; // cancelled or failed: answered in session N
   // A queued insert can land just after the commit moved the queue: move it too.
   await moveMessagesToSession({
@@ -38,28 +48,88 @@ export async function sessionAfterWaiting(
   return committed.session;
 }
 
+/** The terminal event for a reset this stream waited for rather than ran. */
+function outcomePart(
+  from: ChatSession,
+  reset: ThreadReset | null,
+  committed: Awaited<ReturnType<typeof committedSessionOf>>,
+): ContextResetPart {
+  const base = { oldSessionId: from.id };
+  if (committed) {
+    return {
+      event: "reset_complete",
+      ...base,
+      newSessionId: committed.session.id,
+      sessionNumber: committed.session.number,
+      handoff: committed.handoff,
+      movedMessageIds: [],
+    };
+  }
+  if (reset?.state === "cancelled") {
+    return { event: "reset_cancelled", ...base, reason: reset.reason ?? "Cancelled." };
+  }
+  return {
+    event: "reset_failed",
+    ...base,
+    reason: reset?.reason ?? "The reset was no longer running.",
+  };
+}
+
+/**
+ * A thread's questions are answered one after another, in the seq order of the questions: a run
+ * waits while a reset of its session is in flight and while a run answers an earlier question.
+ * So a reset's trigger is answered before the messages queued behind it, however the reset
+ * ends, and every answer is stored (directly under its question) before later ones begin.
+ */
+async function waitForTurn(scope: RunScope, request: Message, runId: string): Promise<void> {
+  const { userId, threadId } = scope;
+  for (;;) {
+    const reset = await getActiveReset({ userId, threadId });
+    if (reset) {
+      await waitForReset({ userId, threadId, fromSession: reset.fromSession });
+      continue;
+    }
+    if (!(await earlierQuestionInFlight({ threadId, requestId: request.id, runId }))) return;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
+}
+
 /**
  * The session a run answers its request in: a queued request waits out the reset that is
- * running (and is answered in the session it made); a request a reset moved meanwhile follows.
+ * running (and is answered in the session it made); every request waits for the answers to the
+ * questions above it; a request a reset moved meanwhile follows.
  */
 export async function enterSession(
   scope: RunScope,
   out: RunOutput,
-  { request, session, queued }: { request: Message; session: ChatSession; queued: boolean },
+  {
+    request,
+    session,
+    queued,
+    runId,
+  }: { request: Message; session: ChatSession; queued: boolean; runId: string },
 ): Promise<{ session: ChatSession; answering: string[] }> {
   const { userId, threadId } = scope;
   let current = session;
-  let answering: string[] = [];
   if (queued) {
     out.write({ type: "data-queued", id: `queued-${request.id}`, data: { messageId: request.id } });
     current = await sessionAfterWaiting(scope, current, [request.id]);
-    answering = [request.id];
+  }
+  await waitForTurn(scope, request, runId);
+  if (queued) {
     await updateMessage({ userId, threadId, id: request.id, patch: { status: "complete" } });
   }
-  // A reset that committed between our check and our insert moved this message forward.
+  // A reset that committed while this request waited (or between our check and our insert)
+  // ended the session it was stored in: it is answered in the session that reset made, and
+  // moves there if the commit did not move it.
   const placed = await getMessage({ userId, threadId, id: request.id });
-  if (placed && placed.sessionId !== current.id) current = await currentSessionOr(scope, current);
-  return { session: current, answering };
+  const now = await currentSessionOr(scope, current);
+  if (placed && placed.sessionId !== now.id) {
+    await moveMessagesToSession({ userId, threadId, ids: [request.id], sessionId: now.id });
+  }
+  if (placed) current = now;
+  // The answer sees the thread up to its own question, never the questions queued below it.
+  return { session: current, answering: [request.id] };
 }
 
 export interface BeforeFirstCall {
@@ -137,7 +207,11 @@ export async function prepareFirstCall(
   let next: ChatSession | null = null;
   if (outcome.kind === "committed") next = outcome.session;
   // Another request is resetting this session: this message waits for it like a queued one.
-  else if (outcome.kind === "busy") next = await sessionAfterWaiting(scope, session, [request.id]);
+  else if (outcome.kind === "busy") {
+    next = await sessionAfterWaiting(scope, session, [request.id], (part) =>
+      out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
+    );
+  }
   if (!next || next.id === session.id) return { session, view, reset: false };
   out.writeSession(next);
   return { session: next, view: await input.view(next), reset: true };

@@ -25,6 +25,8 @@ import { systemPromptFor } from "@/lib/context/session-context";
 import { BatonError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
+import { recordStream } from "@/lib/streams/record";
+import { registerLiveStream } from "@/lib/streams/stop-registry";
 import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
 import { agentHandoffPart, type Transfer, transferToAgent } from "./handoff/transfer";
 import type { Profile } from "./profiles";
@@ -38,16 +40,44 @@ import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
 import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
+import { STOPPED_CALL, settleStoppedCalls } from "./tool-parts";
 import { loadWorkspacePromptContext } from "./tools/prompt-context";
 
 type Writer = UIMessageStreamWriter<ChatMessage>;
 
+interface RunControl {
+  /** Fires on a stop (or the caller's own signal): the model call and running tools end. */
+  signal: AbortSignal;
+  /** The request is being answered now (no longer queued behind a reset): a stop applies. */
+  entered: () => void;
+}
+
 export type { RunRequest } from "./run-request";
 
 export function streamRun(input: RunRequest): Response {
+  // The stream the run's claim named: recorded so any tab can follow it, stopped only by a stop.
+  const streamId = input.claimed?.streamId ?? input.resume?.run.streamId ?? null;
+  const live = streamId
+    ? registerLiveStream({
+        streamId,
+        userId: input.actor.id,
+        threadId: input.threadId,
+        // A reply queued behind a reset is not stopped until it is being answered.
+        stoppable: !input.queued,
+      })
+    : null;
+  const signals = [live?.signal, input.signal].filter((s): s is AbortSignal => s !== undefined);
+  const control: RunControl = {
+    signal: AbortSignal.any(signals),
+    entered: () => live?.setStoppable(true),
+  };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
-      await new RunLoop(input, writer).run();
+      try {
+        await new RunLoop(input, writer, control).run();
+      } finally {
+        live?.unregister();
+      }
     },
     onError: (error) => {
       log.error("run failed", error);
@@ -56,8 +86,9 @@ export function streamRun(input: RunRequest): Response {
   });
   return createUIMessageStreamResponse({
     stream,
-    // Tee the stream and drain one copy here so the run goes on if the client goes away.
-    consumeSseStream: ({ stream: copy }) => consumeStream({ stream: copy }),
+    // Tee the stream and drain one copy here (recording it) so the run goes on without a client.
+    consumeSseStream: ({ stream: copy }) =>
+      streamId ? recordStream(streamId, copy) : consumeStream({ stream: copy }),
   });
 }
 
@@ -96,6 +127,7 @@ class RunLoop {
   constructor(
     private readonly input: RunRequest,
     private readonly writer: Writer,
+    private readonly control: RunControl,
   ) {
     this.session = input.session;
     const initial: ChatMessage = input.resume
@@ -134,6 +166,12 @@ class RunLoop {
         if (next !== "approval") view = next;
       }
       for (;;) {
+        if (this.control.signal.aborted) {
+          // Stopped while a reset ran (a stop never cancels one): no further leg starts.
+          await this.storeMessage(await this.out.takeMessage(), "partial");
+          end = "aborted";
+          break;
+        }
         const leg = await this.streamLeg(view);
         end = leg.end;
         await this.storeLeg(leg);
@@ -180,9 +218,11 @@ class RunLoop {
       request,
       session: this.session,
       queued: this.input.queued,
+      runId: claimed.id,
     });
     this.session = entered.session;
     this.answering = entered.answering;
+    this.control.entered();
     this.out.writeSession(this.session);
     const prepared = await prepareFirstCall(
       {
@@ -248,6 +288,7 @@ class RunLoop {
         role: "assistant",
         parts: [],
         status: "partial",
+        runId: this.runRow?.id ?? null,
         model: this.agent.modelId,
         agent: this.agent.profile.id,
       },
@@ -344,9 +385,9 @@ class RunLoop {
       modelId: this.agent.modelId,
       view,
       guard,
-      tools: this.toolsFor(session, guard),
+      tools: { ...this.toolsFor(session, guard), ...this.input.extraTools },
       maxSteps,
-      signal: this.input.signal,
+      signal: this.control.signal,
       out: this.out,
       onText: this.firstText,
       wantsReset: (reading) => this.wantsReset(reading),
@@ -370,7 +411,10 @@ class RunLoop {
 
   /** Stores what the leg produced in the current session's message, and the session's usage. */
   private async storeLeg(leg: LegResult): Promise<void> {
-    const message = await this.out.takeMessage();
+    // A stopped leg's unfinished tool calls end as stopped, in the stored and the live message.
+    const message = await this.out.takeMessage(
+      leg.end === "aborted" ? (current) => this.settleStopped(current) : undefined,
+    );
     await this.storeMessage(message, STATUS_OF[leg.end].message);
     if (leg.steps > 0 && leg.end !== "aborted" && this.message) {
       // The reading covers every message up to and including this one.
@@ -380,6 +424,14 @@ class RunLoop {
         coveredSeq: this.message.seq,
       });
     }
+  }
+
+  private settleStopped(message: ChatMessage): ChatMessage {
+    const { parts, settled } = settleStoppedCalls(message.parts);
+    for (const toolCallId of settled) {
+      this.out.writeToClient({ type: "tool-output-error", toolCallId, errorText: STOPPED_CALL });
+    }
+    return { ...message, parts: parts as ChatMessage["parts"] };
   }
 
   private async storeMessage(message: ChatMessage, status: MessageStatus): Promise<void> {
@@ -550,7 +602,8 @@ class RunLoop {
   private async finish(end: LegEnd): Promise<void> {
     const status = STATUS_OF[end];
     await this.endRun(status.run, end === "failed" ? "model_failed" : null);
-    if (end !== "aborted" && end !== "failed") {
+    // A stopped reply ends like any other (partial); only a failed one ends with its error.
+    if (end !== "failed") {
       this.writer.write({
         type: "finish",
         messageMetadata: { ...this.metadata, status: status.message },

@@ -153,3 +153,29 @@ export function settleInterruptedCalls(parts: readonly unknown[]): unknown[] {
     };
   });
 }
+
+/** What a call reads as its result when the user stopped the reply before it finished. */
+export const STOPPED_CALL = "Stopped by the user.";
+
+/** A stopped reply: calls with no result yet end as errors reading STOPPED_CALL. */
+export function settleStoppedCalls(parts: readonly unknown[]): {
+  parts: unknown[];
+  settled: string[];
+} {
+  const settled: string[] = [];
+  const next = parts.map((raw) => {
+    const part = asToolPart(raw);
+    if (!part) return raw;
+    if (!["input-streaming", "input-available", "approval-responded"].includes(part.state)) {
+      return raw;
+    }
+    settled.push(part.toolCallId);
+    return {
+      ...(raw as object),
+      state: "output-error",
+      input: (raw as { input?: unknown }).input ?? {},
+      errorText: STOPPED_CALL,
+    };
+  });
+  return { parts: next, settled };
+}

@@ -3,6 +3,7 @@
 // run that answers it (lib/agents/run.ts) as one AI SDK UI message stream.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ToolSet } from "ai";
 import { listSessionMessages } from "@/db/queries/messages";
 import { getActiveReset } from "@/db/queries/resets";
 import { claimRequest } from "@/db/queries/run-claims";
@@ -26,6 +27,8 @@ import { applyUserInput } from "./user-input";
 export interface TurnDependencies {
   /** Resolves a model id to a model; tests wrap it to see the prompts a model receives. */
   languageModel?: (modelId: string) => LanguageModelV3;
+  /** Tools the run offers besides the agent's own (tests give a run a tool they can watch). */
+  tools?: ToolSet;
 }
 
 function resolveModel(requested: string | undefined, threadModel: string | undefined): string {
@@ -48,7 +51,11 @@ export async function runChatTurn({
 }: {
   actor: Actor;
   request: ChatRequest;
-  signal: AbortSignal;
+  /**
+   * A server-side cancel. The route passes none: the HTTP request's signal must not end the
+   * run (a closed tab is not a stop; POST /api/chat/{id}/stop is).
+   */
+  signal?: AbortSignal;
   deps?: TurnDependencies;
 }): Promise<Response> {
   const threadId = request.id;
@@ -108,6 +115,7 @@ export async function runChatTurn({
     threadModelId: modelId,
     signal,
     session,
+    extraTools: deps.tools,
   };
 
   const instanceId = await currentInstance();

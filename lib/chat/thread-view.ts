@@ -2,7 +2,9 @@
 // the newest page of messages and the current context utilization, scoped to the acting user.
 import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoffs";
+import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
+import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Thread } from "@/db/schema";
@@ -11,6 +13,7 @@ import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
+import { activeResetOf, liveStreamOf, withoutLiveRows } from "./live-rows";
 import { toAttributedMessage } from "./stored-message";
 import type {
   ActiveResetView,
@@ -87,12 +90,16 @@ export async function loadThreadView({
   if (withContext && beforeSeq === undefined && fromSeq === undefined) {
     recoverThreadSoon(userId, threadId);
   }
-  const [sessions, page, profile] = await Promise.all([
+  const [sessions, stored, profile, liveStreams, activeReset] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
     // Only the context reading needs the thread's profile.
     withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
+    listLiveStreams({ userId, threadId }),
+    getActiveReset({ userId, threadId }),
   ]);
+  // Rows a live stream is writing are left out (a reader following the stream gets them).
+  const page = { ...stored, messages: withoutLiveRows(stored.messages, liveStreams) };
   const revisionIds = sessions.flatMap((s) => (s.handoffRevisionId ? [s.handoffRevisionId] : []));
   // A reply without a recorded writer was written by its session's agent.
   const sessionProfiles = new Map(sessions.map((s) => [s.id, s.profile]));
@@ -144,10 +151,10 @@ export async function loadThreadView({
     newerCursor:
       fromSeq !== undefined && page.hasMore ? (page.messages.at(-1)?.seq ?? 0) + 1 : null,
     context,
-    answering: fromSeq === undefined ? unansweredAtEnd(page.messages) : [],
-    // Filled in by the live-streams work (issue 12); the contract is fixed here.
-    live: [],
-    reset: null,
+    // Read from the stored rows: a question whose reply streams live is not unanswered.
+    answering: fromSeq === undefined ? unansweredAtEnd(stored.messages) : [],
+    live: liveStreams.map(liveStreamOf),
+    reset: activeReset ? activeResetOf(activeReset) : null,
   };
 }
 

@@ -90,4 +90,24 @@ describe("writeHandoffArtifact", () => {
     expect(result.source).toBe("mechanical");
     expect(result.failures.join(" ")).toContain("provider down");
   });
+
+  it("stops at once when its signal fires, writing nothing (no repair, no mechanical artifact)", async () => {
+    const prompts: string[] = [];
+    // A model that only ends when its call is aborted.
+    const model = new MockLanguageModelV3({
+      doGenerate: (options) => {
+        prompts.push(JSON.stringify(options.prompt));
+        return new Promise((_, reject) => {
+          const signal = options.abortSignal;
+          if (signal?.aborted) reject(signal.reason);
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        });
+      },
+    });
+    const controller = new AbortController();
+    const writing = writeHandoffArtifact({ ...base, model, abortSignal: controller.signal });
+    controller.abort(new Error("cancelled by the user"));
+    await expect(writing).rejects.toThrow("cancelled by the user");
+    expect(prompts.length).toBeLessThanOrEqual(1);
+  });
 });

@@ -16,6 +16,8 @@ export interface HandoffWriterInput {
   userTexts: string[];
   filesTouched: string[];
   lastUserRequest?: string;
+  /** Ends the model call (the reset was cancelled): the writer then throws, writing nothing. */
+  abortSignal?: AbortSignal;
 }
 
 function describeFailure(error: unknown): string {
@@ -26,13 +28,19 @@ function describeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function ask(model: LanguageModelV3, system: string, messages: ModelMessage[]) {
+async function ask(
+  model: LanguageModelV3,
+  system: string,
+  messages: ModelMessage[],
+  abortSignal?: AbortSignal,
+) {
   const result = await generateText({
     model,
     system,
     messages,
     output: Output.object({ schema: handoffArtifactSchema }),
     maxRetries: 1,
+    abortSignal,
   });
   return handoffArtifactSchema.parse(result.output);
 }
@@ -48,16 +56,20 @@ export async function writeHandoffArtifact(
   let artifact: HandoffArtifact | null = null;
   let source: ArtifactSource = "model";
   try {
-    artifact = await ask(input.model, input.system, request);
+    artifact = await ask(input.model, input.system, request, input.abortSignal);
   } catch (error) {
+    input.abortSignal?.throwIfAborted();
     failures.push(describeFailure(error));
     try {
-      artifact = await ask(input.model, input.system, [
-        ...request,
-        { role: "user", content: repairInstruction(failures[0] ?? "invalid output") },
-      ]);
+      artifact = await ask(
+        input.model,
+        input.system,
+        [...request, { role: "user", content: repairInstruction(failures[0] ?? "invalid output") }],
+        input.abortSignal,
+      );
       source = "repaired";
     } catch (again) {
+      input.abortSignal?.throwIfAborted();
       failures.push(describeFailure(again));
     }
   }

@@ -18,7 +18,25 @@ export interface ManualResetResult {
   handoff: HandoffView;
 }
 
-export async function resetThreadManually({
+/** A manual reset's outcome: its session, or the cancel the user asked for. */
+export type ManualResetOutcome =
+  | ({ cancelled?: false } & ManualResetResult)
+  /** The user cancelled the reset (this request's or the one it waited for). */
+  | { cancelled: true; fromSession: number };
+
+/** A manual reset that must commit: a cancel is `conflict:reset_in_progress`. */
+export async function resetThreadManually(input: {
+  userId: string;
+  threadId: string;
+  fromSession: number;
+}): Promise<ManualResetResult> {
+  const outcome = await runManualReset(input);
+  if (outcome.cancelled) throw new BatonError("conflict:reset_in_progress", "Cancelled.");
+  return outcome;
+}
+
+/** The reset route's operation: a reset the user cancelled is an outcome, not an error. */
+export async function runManualReset({
   userId,
   threadId,
   fromSession,
@@ -26,7 +44,7 @@ export async function resetThreadManually({
   userId: string;
   threadId: string;
   fromSession: number;
-}): Promise<ManualResetResult> {
+}): Promise<ManualResetOutcome> {
   const thread = await getThread({ userId, threadId });
   if (!thread) throw new BatonError("not_found:thread", "Thread not found.");
   const current = await getCurrentSession({ userId, threadId });
@@ -72,12 +90,12 @@ export async function resetThreadManually({
     const reset = await waitForReset({ userId, threadId, fromSession });
     const done = reset ? await committedSessionOf(userId, reset) : null;
     if (done) return { created: false, session: done.session, handoff: done.handoff };
+    if (reset?.state === "cancelled") return { cancelled: true, fromSession };
     throw new BatonError("conflict:reset_in_progress", "The reset did not complete; try again.");
   }
-  throw new BatonError(
-    outcome.kind === "cancelled" ? "conflict:reset_in_progress" : "internal:server",
-    outcome.reason,
-  );
+  // A cancel is an outcome the user asked for, not an error: the same answer the cancel got.
+  if (outcome.kind === "cancelled") return { cancelled: true, fromSession };
+  throw new BatonError("internal:server", outcome.reason);
 }
 
 export async function cancelThreadReset({
@@ -93,6 +111,10 @@ export async function cancelThreadReset({
   if (!result) throw new BatonError("not_found:session", "No reset from that session.");
   if (result.outcome === "already_committed") {
     throw new BatonError("conflict:reset_committed", "The reset has already completed.");
+  }
+  // Cancelling a reset that is already cancelled answers the same outcome again.
+  if (result.outcome === "not_running" && result.reset.state === "cancelled") {
+    return { cancelled: true, fromSession };
   }
   if (result.outcome === "not_running") {
     throw new BatonError("conflict:reset_committed", "That reset is no longer running.");

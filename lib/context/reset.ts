@@ -36,6 +36,7 @@ import { currentInstance } from "@/lib/runtime/instance";
 import { writeHandoffArtifact } from "./handoff-writer";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
 import { messageTokenCount } from "./message-tokens";
+import { watchReset } from "./reset-watch";
 import { handoffViewOf, loadSessionContext, systemPromptFor } from "./session-context";
 
 export type ResetOutcome =
@@ -131,6 +132,7 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
   if (lease.kind === "busy") return { kind: "busy", reset: lease.reset };
   emit({ event: "input_blocked", ...base });
 
+  const watch = watchReset({ userId, threadId, fromSession: from.number, instanceId });
   try {
     const [ctx, filesModified] = await Promise.all([
       loadSessionContext({ userId, threadId, session: from, profile }),
@@ -145,7 +147,9 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       userTexts,
       filesTouched: filesModified,
       lastUserRequest: userTexts.at(-1),
+      abortSignal: watch.signal,
     });
+    watch.stop();
     // Facts from the run, never from the model: they override what it wrote.
     const withFacts = applyRunFacts(written.artifact, {
       filesModified,
@@ -238,11 +242,19 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
     emitComplete(emit, base, outcome);
     return outcome;
   } catch (error) {
+    if (watch.signal.aborted) {
+      // Cancelled (or taken over) while the handoff was being written.
+      const reason = "Cancelled.";
+      emit({ event: "reset_cancelled", ...base, reason });
+      return { kind: "cancelled", reason };
+    }
     log.error("reset failed", error, { threadId });
     const reason = "The reset failed; the conversation continues in the current session.";
     await finishResetWithoutCommit({ threadId, fromSession: from.number, state: "failed", reason });
     emit({ event: "reset_failed", ...base, reason });
     return { kind: "failed", reason };
+  } finally {
+    watch.stop();
   }
 }
 

@@ -169,7 +169,7 @@ function catchAllCalls(
 function dynamicValue(route: RouteFile, index: number, name: string, victim: Victim): string {
   const before = route.segments[index - 1];
   const parent = before?.kind === "static" ? before.value : "";
-  if (parent === "threads") return victim.threadId;
+  if (parent === "threads" || parent === "chat") return victim.threadId;
   if (parent === "tokens") return victim.tokenId;
   if (parent === "handoffs") return victim.handoffKey;
   if (parent === "share") return victim.shareToken;

@@ -6,5 +6,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = route(
   { auth: "session", body: chatRequestSchema, rateLimit: "chat", maxBodyBytes: MAX_BODY_BYTES },
-  ({ actor, body, request }) => runChatTurn({ actor, request: body, signal: request.signal }),
+  // No request signal: a closed tab or a dropped connection does not stop the reply.
+  ({ actor, body }) => runChatTurn({ actor, request: body }),
 );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { runManualReset } from "@/lib/context/manual-reset";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,10 @@ const bodySchema = z.object({ fromSession: z.number().int().min(1) }).strict();
 export const POST = route(
   { auth: "session", params: threadParamsSchema, paramsError: threadNotFound, body: bodySchema },
   async ({ actor, params, body }) => {
-    const result = await resetThreadManually({ userId: actor.id, threadId: params.id, ...body });
+    const result = await runManualReset({ userId: actor.id, threadId: params.id, ...body });
+    // Cancelled by the user: the outcome the cancel request already answered.
+    if (result.cancelled)
+      return Response.json({ cancelled: true, fromSession: result.fromSession });
     const session = {
       id: result.session.id,
       number: result.session.number,

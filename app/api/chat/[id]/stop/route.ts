@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
+import { route } from "@/lib/http/route";
+import { stopLiveStreams } from "@/lib/streams/live";
+
+export const dynamic = "force-dynamic";
+
+const bodySchema = z.strictObject({ streamId: z.uuid().optional() }).optional();
+
+// Stops the thread's replies being generated (or one stream) on whichever server produces them.
+export const POST = route(
+  { auth: "session", params: threadParamsSchema, paramsError: threadNotFound, body: bodySchema },
+  async ({ actor, params, body }) =>
+    Response.json({
+      stopping: await stopLiveStreams({
+        userId: actor.id,
+        threadId: params.id,
+        streamId: body?.streamId,
+      }),
+    }),
+);
