@@ -7,7 +7,6 @@
 // context meter, long-thread paging and sharing; tool calls with their approvals, the plan
 // checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import { toast } from "sonner";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
@@ -20,9 +19,8 @@ import {
 } from "@/lib/chat/answering";
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
 import {
-  hasAnswerStarted,
+  carriesResetOf,
   queuedMessages,
-  runningReset,
   runningResetIn,
   withLiveMessages,
 } from "@/lib/chat/live-messages";
@@ -35,7 +33,6 @@ import type {
   LiveStream,
   SessionSummary,
 } from "@/lib/chat/types";
-import { stopThread } from "./chat-api";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
 import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
@@ -52,6 +49,7 @@ import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
 import { useQueuedMessages } from "./use-queued-messages";
+import { useStop } from "./use-stop";
 import { useStreamData } from "./use-stream-data";
 import { useThreadAgent } from "./use-thread-agent";
 import {
@@ -107,7 +105,6 @@ export function ChatPanel({
   const { agent, setAgent, changeAgent } = useThreadAgent({ threadId, initialAgent });
   const [input, setInput] = useState("");
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
@@ -224,11 +221,15 @@ export function ChatPanel({
     [chatBusy, lastMessage, queued, live.followed],
   );
   const liveReset = runningResetIn(liveReplies);
-  // The server's reset, when no stream this tab reads carries it (its part is then the truth).
-  const resetInStream = liveReplies.some((m) =>
-    m.parts.some((p) => p.type === "data-context-reset"),
-  );
-  const pendingServerReset = serverReset && !resetInStream ? serverReset : null;
+  // The server's reset, unless a reply this tab holds carries it: its part is then the truth.
+  const pendingServerReset =
+    serverReset &&
+    !carriesResetOf(
+      [lastMessage, ...queued.map((e) => e.answer), ...live.followed.map((e) => e.message)],
+      sessions.find((s) => s.number === serverReset.fromSession)?.id,
+    )
+      ? serverReset
+      : null;
 
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
@@ -281,14 +282,7 @@ export function ChatPanel({
     setInput("");
   }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
-  const onStop = useCallback(() => {
-    // The replies generating now read "Stopped" (a reply waiting on a reset is not stopped).
-    const generating = liveReplies.filter((m) => runningReset(m) === null && hasAnswerStarted(m));
-    if (generating.length > 0) {
-      setStoppedIds((ids) => new Set([...ids, ...generating.map((m) => m.id)]));
-    }
-    stopThread(threadId).catch((err: unknown) => toast.error(readableError(err)));
-  }, [liveReplies, threadId]);
+  const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
 
   const editLast = useCallback(() => {
     if (!lastUser) return;

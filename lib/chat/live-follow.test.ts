@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMessages } from "./format-messages";
 import {
+  carriesResetOf,
   type FollowedStream,
   ownStreamsOf,
   runningResetIn,
@@ -164,5 +165,17 @@ describe("ownStreamsOf", () => {
     expect(ownStreamsOf({ status: "ready", messages: [], queued }).requests).toEqual(
       new Set(["q2"]),
     );
+  });
+});
+
+describe("carriesResetOf", () => {
+  it("tells whether a reply carries that session's reset, running or ended", () => {
+    const ended = reply("a1", [resetPart("reset_cancelled")]);
+    expect(carriesResetOf([null, ended], "s1")).toBe(true);
+    expect(carriesResetOf([reply("a1", [resetPart("input_blocked")])], "s1")).toBe(true);
+    // Another session's reset, or none, says nothing about this one.
+    expect(carriesResetOf([ended], "s2")).toBe(false);
+    expect(carriesResetOf([reply("a0", [text("x")])], "s1")).toBe(false);
+    expect(carriesResetOf([ended], undefined)).toBe(false);
   });
 });

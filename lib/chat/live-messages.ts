@@ -169,6 +169,24 @@ export function withLiveMessages(
   return result;
 }
 
+/**
+ * Whether any of these replies carries the reset of the session with this id (running or ended):
+ * then its part tells the reset's state, not the thread API's last reading.
+ */
+export function carriesResetOf(
+  replies: readonly (ChatMessage | null | undefined)[],
+  sessionId: string | undefined,
+): boolean {
+  if (!sessionId) return false;
+  return replies.some((message) =>
+    message?.parts.some(
+      (part) =>
+        part.type === "data-context-reset" &&
+        (part.data.oldSessionId === sessionId || part.id === `reset-${sessionId}`),
+    ),
+  );
+}
+
 /** The first reset still running among these replies (a reset shows in every stream it holds). */
 export function runningResetIn(
   messages: readonly (ChatMessage | null | undefined)[],
