@@ -54,15 +54,28 @@ export function useThreadRefresh({
 }) {
   const latest = useRef(now);
   latest.current = now;
+  // What this tab's own requests answered, kept after they end: a re-read made just as one of
+  // them finished may still list its stream as live, and this tab has shown it already.
+  const own = useRef({ requests: new Set<string>(), messages: new Set<string>() });
+  const ownNow = useCallback(() => {
+    const current = ownStreamsOf(latest.current);
+    for (const id of current.requests) own.current.requests.add(id);
+    for (const id of current.messages) own.current.messages.add(id);
+    return own.current;
+  }, []);
+  // Noted as each request starts, not only when a re-read happens to run during it.
+  useEffect(() => {
+    if (now.status === "submitted" || now.status === "streaming" || now.queued.length > 0) ownNow();
+  }, [now.status, now.queued, ownNow]);
   const handlers = useRef({ onPage, onQuiet, onBusy, onFailed });
   handlers.current = { onPage, onQuiet, onBusy, onFailed };
 
   // The replies the server was streaming when the page was rendered.
   useEffect(() => {
     if (initialLive && initialLive.length > 0) {
-      follow(initialLive, latest.current.messages, ownStreamsOf(latest.current));
+      follow(initialLive, latest.current.messages, ownNow());
     }
-  }, [initialLive, follow]);
+  }, [initialLive, follow, ownNow]);
 
   const refreshing = useRef(false);
   return useCallback(async () => {
@@ -73,7 +86,7 @@ export function useThreadRefresh({
       handlers.current.onPage(page);
       const current = latest.current;
       if (page.live) {
-        follow(page.live, [...current.messages, ...page.messages], ownStreamsOf(current));
+        follow(page.live, [...current.messages, ...page.messages], ownNow());
       }
       if (current.busy) {
         handlers.current.onBusy();
@@ -93,5 +106,5 @@ export function useThreadRefresh({
     } finally {
       refreshing.current = false;
     }
-  }, [fetchPage, follow]);
+  }, [fetchPage, follow, ownNow]);
 }
