@@ -87,6 +87,7 @@ describe("withLiveMessages", () => {
     const live = stream("b", "q2");
     const waiting = withLiveMessages(list, [followed(live, reply("a2", [queuedPart]))]);
     expect(waiting.find((m) => m.id === "q2")?.metadata?.status).toBe("queued");
+    expect(waiting.map((m) => m.id)).toEqual(["q1", "q2"]);
     const session: Part = {
       type: "data-session",
       id: "session-s1",

@@ -141,7 +141,8 @@ export function ownStreamsOf({
 /**
  * The list with the followed replies in it: a reply that continues a listed message replaces
  * it, any other goes directly under the question it answers (the list orders by seq once the
- * reply's metadata carries one). A question shows as queued until its answer starts.
+ * reply's metadata carries one). A question shows as queued, and its answer not at all, until
+ * the answer starts.
  */
 export function withLiveMessages(
   list: readonly ChatMessage[],
@@ -150,19 +151,21 @@ export function withLiveMessages(
   const result = [...list];
   for (const { stream, message } of followed) {
     if (!message) continue;
+    const request = stream.requestId ? result.findIndex((m) => m.id === stream.requestId) : -1;
+    const question = result[request];
+    const waiting = question?.metadata?.status === "queued";
+    // An answer still waiting for a reset shows nothing yet: its question says Queued.
+    if (waiting && !hasAnswerStarted(message)) continue;
     const same = result.findIndex((m) => m.id === message.id);
     if (same >= 0) {
       result[same] = message;
     } else {
-      const at = stream.requestId ? result.findIndex((m) => m.id === stream.requestId) : -1;
       // Under its question, and under earlier replies to it (a reset splits a run in two).
-      let insertAt = at < 0 ? result.length : at + 1;
-      while (at >= 0 && result[insertAt]?.role === "assistant") insertAt += 1;
+      let insertAt = request < 0 ? result.length : request + 1;
+      while (request >= 0 && result[insertAt]?.role === "assistant") insertAt += 1;
       result.splice(insertAt, 0, message);
     }
-    const request = stream.requestId ? result.findIndex((m) => m.id === stream.requestId) : -1;
-    const question = result[request];
-    if (question?.metadata?.status === "queued" && hasAnswerStarted(message)) {
+    if (question && waiting) {
       result[request] = { ...question, metadata: { ...question.metadata, status: "complete" } };
     }
   }
