@@ -20,6 +20,7 @@ import {
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
 import {
   carriesResetOf,
+  hasAnswerStarted,
   queuedMessages,
   runningResetIn,
   withLiveMessages,
@@ -261,9 +262,12 @@ export function ChatPanel({
     progressKey: pendingServerReset?.startedAt ?? "",
     poll: refresh,
   });
+  // A question whose followed answer has started shows that answer instead of "Answering…".
   const answeringRows = useMemo(() => {
-    const followedRequests = new Set(live.followed.map((entry) => entry.stream.requestId));
-    return new Set([...answeringIds(answering)].filter((id) => !followedRequests.has(id)));
+    const shown = new Set(
+      live.followed.flatMap((e) => (hasAnswerStarted(e.message) ? [e.stream.requestId] : [])),
+    );
+    return new Set([...answeringIds(answering)].filter((id) => !shown.has(id)));
   }, [answering, live.followed]);
 
   const submit = useCallback(() => {
