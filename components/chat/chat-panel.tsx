@@ -20,9 +20,9 @@ import {
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
 import {
   carriesResetOf,
-  hasAnswerStarted,
   queuedMessages,
   runningResetIn,
+  stillAnswering,
   withLiveMessages,
 } from "@/lib/chat/live-messages";
 import { replyRequestIds } from "@/lib/chat/run-timeline";
@@ -262,14 +262,6 @@ export function ChatPanel({
     progressKey: pendingServerReset?.startedAt ?? "",
     poll: refresh,
   });
-  // A question whose followed answer has started shows that answer instead of "Answering…".
-  const answeringRows = useMemo(() => {
-    const shown = new Set(
-      live.followed.flatMap((e) => (hasAnswerStarted(e.message) ? [e.stream.requestId] : [])),
-    );
-    return new Set([...answeringIds(answering)].filter((id) => !shown.has(id)));
-  }, [answering, live.followed]);
-
   const submit = useCallback(() => {
     const text = input.trim();
     if (!text) return;
@@ -301,6 +293,10 @@ export function ChatPanel({
   }, [pages.loaded, chatIds, messages, queued, live.followed]);
 
   const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
+  const answeringRows = useMemo(
+    () => stillAnswering(answeringIds(answering), live.followed, listMessages),
+    [answering, live.followed, listMessages],
+  );
   const streamingIds = useMemo(() => new Set(liveReplies.map((m) => m.id)), [liveReplies]);
 
   const formatted = useMemo(() => {

@@ -5,6 +5,7 @@ import {
   type FollowedStream,
   ownStreamsOf,
   runningResetIn,
+  stillAnswering,
   streamsToFollow,
   withLiveMessages,
 } from "./live-messages";
@@ -178,5 +179,22 @@ describe("carriesResetOf", () => {
     expect(carriesResetOf([ended], "s2")).toBe(false);
     expect(carriesResetOf([reply("a0", [text("x")])], "s1")).toBe(false);
     expect(carriesResetOf([ended], undefined)).toBe(false);
+  });
+});
+
+describe("stillAnswering", () => {
+  const ids = new Set(["q1", "q2", "q3"]);
+  const list = [user("q1", 1), user("q2", 2, "queued"), user("q3", 3)];
+
+  it("keeps Answering… on questions no followed stream shows anything for", () => {
+    expect(stillAnswering(ids, [], list)).toEqual(ids);
+    const waiting = followed(stream("a", "q1"), reply("a1", [queuedPart]));
+    expect(stillAnswering(ids, [waiting], list)).toEqual(ids);
+  });
+
+  it("gives way to a started answer and to the Queued badge of a followed question", () => {
+    const started = followed(stream("a", "q1"), reply("a1", [text("hi")]));
+    const queued = followed(stream("b", "q2"), reply("a2", [queuedPart]));
+    expect(stillAnswering(ids, [started, queued], list)).toEqual(new Set(["q3"]));
   });
 });

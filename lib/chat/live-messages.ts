@@ -190,6 +190,24 @@ export function carriesResetOf(
   );
 }
 
+/**
+ * The questions that still read "Answering…": it gives way to what a followed stream shows — its
+ * answer once started, and the Queued badge of a question waiting behind a reset.
+ */
+export function stillAnswering(
+  answering: ReadonlySet<string>,
+  followed: readonly FollowedStream[],
+  list: readonly ChatMessage[],
+): ReadonlySet<string> {
+  const queued = new Set(list.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])));
+  const shown = new Set<string>();
+  for (const { stream, message } of followed) {
+    const id = stream.requestId;
+    if (id && (hasAnswerStarted(message) || queued.has(id))) shown.add(id);
+  }
+  return new Set([...answering].filter((id) => !shown.has(id)));
+}
+
 /** The first reset still running among these replies (a reset shows in every stream it holds). */
 export function runningResetIn(
   messages: readonly (ChatMessage | null | undefined)[],
