@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { exitOnInvalidEnv } from "./lib/env";
+import { exitOnInvalidEnv, serverEnv } from "./lib/env";
 import { securityHeaderRules } from "./lib/http/security-headers";
 
 // `next dev`, `next build` and `next start` all evaluate this file first (after loading .env
@@ -22,6 +22,11 @@ const config: NextConfig = {
   // PGlite ships WASM and data files that bundling breaks at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // `next dev` serves its own resources (/_next/*, the /_next/hmr socket) only to pages loaded from
+  // localhost unless told otherwise, so a page opened at http://127.0.0.1:3000 never hydrated.
+  // The hosts the app itself trusts with no configuration, and BATON_ALLOWED_HOSTS (names only,
+  // without a port), are trusted here too. Production servers never read this setting.
+  allowedDevOrigins: ["127.0.0.1", ...devHostNames(serverEnv().BATON_ALLOWED_HOSTS ?? [])],
   // Lets parallel builds (e.g. two e2e runs on one machine) use separate output folders. A build
   // tool's setting, not the app's, so it is read here rather than in lib/env.ts.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
@@ -34,5 +39,10 @@ const config: NextConfig = {
     proxyClientMaxBodySize: "64kb",
   },
 };
+
+/** `baton.lan:3000` → `baton.lan`: Next matches the page's host name, never its port. */
+function devHostNames(hosts: string[]): string[] {
+  return hosts.map((host) => host.replace(/:(\d+|\*)$/, "")).filter(Boolean);
+}
 
 export default config;

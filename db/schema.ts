@@ -221,6 +221,8 @@ export const agentProfiles = pgTable(
     compactThreshold: jsonb("compact_threshold").$type<number>().notNull().default(0.5),
     /** Step limit of one run (a turn with tools): model calls, each followed by its tool calls. */
     maxSteps: integer("max_steps").notNull().default(25),
+    /** The largest share of the context window a carried-over brief may take. */
+    briefShare: jsonb("brief_share").$type<number>().notNull().default(0.2),
     /** Tool names this agent may call: built-in names, `handoff_to_agent`, `list_agents`. */
     toolsAllow: jsonb("tools_allow")
       .$type<string[]>()
@@ -273,6 +275,12 @@ export type HandoffRevisionKind = "session" | "agent_handoff";
 export interface RedactionRecord {
   kind: string;
   field: string;
+}
+
+/** An item a reset left out of the brief it wrote (the artifact field and the item's text). */
+export interface DroppedRecord {
+  field: string;
+  item: string;
 }
 
 /** The current record per (owner, key); every stored revision is in handoff_revisions. */
@@ -341,6 +349,8 @@ export const handoffRevisions = pgTable(
     model: text("model"),
     profile: text("profile"),
     redactions: jsonb("redactions").$type<RedactionRecord[]>().notNull().default([]),
+    /** Items the reset that wrote this revision left out to keep the brief within its bound. */
+    dropped: jsonb("dropped").$type<DroppedRecord[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("handoff_revisions_handoff_revision_uq").on(t.handoffId, t.revision)],

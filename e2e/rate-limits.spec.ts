@@ -43,6 +43,8 @@ test.beforeAll(async () => {
     ...process.env,
     BATON_TRUST_PROXY: "1",
     REDIS_URL: "redis://127.0.0.1:6379",
+    // Multi-server mode (REDIS_URL) refuses to start without a shared secret.
+    BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET || "e2e-rate-limits-secret-0123456789abcdef",
   };
   for (const name of Object.keys(env)) if (name.startsWith("BATON_RATE_LIMIT_")) delete env[name];
   server = spawn("node", ["e2e/serve.mjs", String(port)], { env, stdio: "inherit" });

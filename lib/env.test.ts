@@ -142,6 +142,39 @@ describe("envProblem", () => {
   });
 });
 
+describe("multi-server mode (REDIS_URL set)", () => {
+  const SECRET = "a-shared-secret-of-at-least-32-characters";
+
+  it("refuses to start without BETTER_AUTH_SECRET, naming it", () => {
+    const problem = envProblem({ REDIS_URL: "redis://127.0.0.1:6379" });
+    expect(problem).toMatch(/BETTER_AUTH_SECRET: required when REDIS_URL is set/);
+    // An empty value counts as unset (an `.env` line `BETTER_AUTH_SECRET=`).
+    expect(envProblem({ REDIS_URL: "redis://redis:6379", BETTER_AUTH_SECRET: " " })).toMatch(
+      /BETTER_AUTH_SECRET: required/,
+    );
+  });
+
+  it("starts with a shared secret, and without Redis needs none", () => {
+    expect(envProblem({ REDIS_URL: "redis://127.0.0.1:6379", BETTER_AUTH_SECRET: SECRET })).toBe(
+      null,
+    );
+    expect(envProblem({})).toBeNull();
+    expect(envProblem({ REDIS_URL: "" })).toBeNull();
+  });
+
+  it("reports a malformed variable before the missing secret", () => {
+    expect(envProblem({ REDIS_URL: "redis://127.0.0.1:6379", BATON_LOG_LEVEL: "loud" })).toMatch(
+      /BATON_LOG_LEVEL/,
+    );
+  });
+
+  it("still parses for code that only reads the variables", () => {
+    expect(parseEnv({ REDIS_URL: "redis://127.0.0.1:6379" }).REDIS_URL).toBe(
+      "redis://127.0.0.1:6379",
+    );
+  });
+});
+
 describe("serverEnv", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
@@ -176,6 +209,15 @@ describe("loading next.config.ts", () => {
     );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toMatch(/BATON_RESET_THRESHOLD: must be a number/);
+  }, 40_000);
+
+  it("exits 1 naming BETTER_AUTH_SECRET when REDIS_URL is set without it", async () => {
+    const failure = await load({ REDIS_URL: "redis://127.0.0.1:6379" }).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/BETTER_AUTH_SECRET: required when REDIS_URL is set/);
   }, 40_000);
 
   it("loads with a valid environment", async () => {

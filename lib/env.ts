@@ -154,11 +154,31 @@ export function parseEnv(source: RawEnv): ServerEnv {
   );
 }
 
-/** The start-up message for a malformed environment, or null when it parses. */
+/**
+ * What a parsed environment lacks to run as configured, beyond each variable's own shape. These
+ * are start-up rules (a server refuses to start), not parsing rules: code that only reads a
+ * variable, such as a test of the Redis rate limits with REDIS_URL alone, still gets its value.
+ */
+export function deploymentProblems(env: ServerEnv): string[] {
+  const problems: string[] = [];
+  // Multi-server mode: every server behind one address must accept the session cookies the
+  // others signed. Without the variable each server would use the secret generated into its own
+  // data folder, and a request that lands on another server would be signed out.
+  if (env.REDIS_URL && !env.BETTER_AUTH_SECRET) {
+    problems.push(
+      "BETTER_AUTH_SECRET: required when REDIS_URL is set (multi-server mode), so that every " +
+        "server signs sessions with the same secret: generate one (openssl rand -base64 32) " +
+        "and give the same value to every server",
+    );
+  }
+  return problems;
+}
+
+/** The start-up message for an environment a server cannot start with, or null when it can. */
 export function envProblem(source: RawEnv): string | null {
   try {
-    parseEnv(source);
-    return null;
+    const problems = deploymentProblems(parseEnv(source));
+    return problems.length > 0 ? new EnvError(problems).message : null;
   } catch (error) {
     if (error instanceof EnvError) return error.message;
     throw error;
@@ -167,7 +187,8 @@ export function envProblem(source: RawEnv): string | null {
 
 /**
  * Called by next.config.ts, which `next dev`, `next build` and `next start` evaluate before
- * anything else: a malformed variable ends the process with exit code 1 and names the variable.
+ * anything else, and by instrumentation.ts: a malformed variable, or a deployment rule broken
+ * (deploymentProblems), ends the process with exit code 1 and names the variable.
  */
 export function exitOnInvalidEnv(source: RawEnv = process.env): void {
   const problem = envProblem(source);

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import type { HandoffView } from "@/lib/chat/types";
 import { useExpandedHandoff } from "./expanded-handoffs";
+import { NotCarried, notCarriedLine } from "./not-carried";
 
 export function Chevron({ open }: { open: boolean }) {
   return (
@@ -95,6 +96,7 @@ function backupOf(handoff: HandoffView) {
     session_number: handoff.sessionNumber,
     created_at: handoff.createdAt,
     redactions: handoff.redactions,
+    dropped: handoff.dropped ?? [],
     artifact: handoff.artifact,
   };
 }
@@ -109,6 +111,7 @@ export function HandoffSummary({
   const [open, setOpen] = useExpandedHandoff(`${sessionNumber}:${handoff.id}`);
   const a = handoff.artifact;
   const summary = a.state_summary || a.goal || "No summary recorded.";
+  const notCarried = notCarriedLine(handoff);
 
   const copyMarkdown = async () => {
     if (await copyText(handoff.markdown)) toast("Handoff copied as Markdown");
@@ -131,6 +134,7 @@ export function HandoffSummary({
         <div className="min-w-0 flex-1">
           <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
             Handoff · revision {handoff.revision}
+            {notCarried ? ` · ${notCarried}` : ""}
           </p>
           <p className="truncate text-sm text-zinc-800 dark:text-zinc-200" title={summary}>
             {summary}
@@ -243,6 +247,7 @@ export function HandoffSummary({
           <Section title="Needs authorization">
             <PlainList items={a.needs_authorization} />
           </Section>
+          <NotCarried handoff={handoff} />
         </section>
         <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <Button size="sm" onClick={() => void copyMarkdown()}>

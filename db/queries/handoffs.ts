@@ -9,6 +9,7 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { type Database, getDb, rowsOf } from "../client";
 import {
+  type DroppedRecord,
   type Handoff,
   type HandoffReceipt,
   type HandoffRevision,
@@ -42,6 +43,8 @@ export interface HandoffWrite {
   model?: string | null;
   profile?: string | null;
   redactions: RedactionRecord[];
+  /** What a reset left out of this revision's brief (stored on the revision only). */
+  dropped?: DroppedRecord[];
   /** The revision's kind (default `session`); `agent_handoff` revisions carry the brief. */
   revisionKind?: HandoffRevisionKind;
   brief?: AgentBrief | null;
@@ -175,7 +178,11 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
     profile: input.profile ?? null,
     redactions: input.redactions,
   };
-  const revisionOf = { revisionKind: input.revisionKind ?? "session", brief: input.brief ?? null };
+  const revisionOf = {
+    revisionKind: input.revisionKind ?? "session",
+    brief: input.brief ?? null,
+    dropped: input.dropped ?? [],
+  };
   const [created] = await tx
     .insert(handoffs)
     .values({ ...values, revision: firstRevision, contentId: firstId, state: "prepared" })
@@ -258,10 +265,12 @@ function revisionValues(values: {
   redactions: RedactionRecord[];
   revisionKind: HandoffRevisionKind;
   brief: AgentBrief | null;
+  dropped: DroppedRecord[];
 }) {
   return {
     kind: values.revisionKind,
     brief: values.brief,
+    dropped: values.dropped,
     artifact: values.artifact,
     markdown: values.markdown,
     createdBy: values.createdBy,

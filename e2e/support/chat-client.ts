@@ -129,7 +129,8 @@ export class ChatClient {
   }
 }
 
-function readStream(res: Response): LiveStream {
+/** Reads an SSE response (a chat POST, or a resumed GET of its stream) part by part. */
+export function readStream(res: Response): LiveStream {
   const parts: { at: number; part: StreamPart }[] = [];
   const waiters: { test: (p: StreamPart) => boolean; resolve: (p: StreamPart | null) => void }[] =
     [];

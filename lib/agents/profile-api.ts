@@ -12,6 +12,7 @@ import {
 } from "@/db/queries/profiles";
 import type { AgentProfile } from "@/db/schema";
 import {
+  DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
   profileThresholdsSchema,
@@ -46,6 +47,7 @@ export function profileJson(profile: Profile, row: AgentProfile | null): Profile
     resetThreshold: profile.resetThreshold,
     compactThreshold: profile.compactThreshold,
     maxSteps: profile.maxSteps,
+    briefShare: profile.briefShare,
     tools: { allow: profile.toolsAllow },
     delegation: profile.delegation,
     builtIn: row === null,
@@ -68,6 +70,7 @@ export function newProfileDefaults(): ProfileView {
     resetThreshold: DEFAULT_RESET_THRESHOLD,
     compactThreshold: DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
+    briefShare: DEFAULT_BRIEF_SHARE,
     tools: { allow: [...BUILTIN_TOOL_ALLOW] },
     delegation: { ...DEFAULT_DELEGATION },
     builtIn: false,

@@ -12,6 +12,7 @@ const stored: ProfileView = {
   resetThreshold: 0.9,
   compactThreshold: 0.6,
   maxSteps: 40,
+  briefShare: 0.15,
   tools: { allow: ["read_file", "handoff_to_agent"] },
   delegation: {
     canHandoff: true,
@@ -37,6 +38,7 @@ describe("the agent form", () => {
       resetThreshold: 0.9,
       compactThreshold: 0.6,
       maxSteps: 40,
+      briefShare: 0.15,
       tools: { allow: ["read_file", "handoff_to_agent"] },
       delegation: stored.delegation,
     });

@@ -14,6 +14,7 @@ export interface ProfileFormValues {
   resetThreshold: string;
   compactThreshold: string;
   maxSteps: string;
+  briefShare: string;
   tools: string[];
   canHandoff: boolean;
   callable: boolean;
@@ -41,6 +42,7 @@ export function formValuesOf(profile: ProfileView): ProfileFormValues {
     resetThreshold: String(profile.resetThreshold),
     compactThreshold: String(profile.compactThreshold),
     maxSteps: String(profile.maxSteps),
+    briefShare: String(profile.briefShare),
     tools: [...profile.tools.allow],
     canHandoff: profile.delegation.canHandoff,
     callable: profile.delegation.callable,
@@ -83,6 +85,7 @@ export function profileBodyOf(
     resetThreshold: numberOf(values.resetThreshold),
     compactThreshold: numberOf(values.compactThreshold),
     maxSteps: numberOf(values.maxSteps),
+    briefShare: numberOf(values.briefShare),
     tools: { allow: values.tools },
     delegation: {
       canHandoff: values.canHandoff,
@@ -112,6 +115,7 @@ const FORM_FIELDS = new Set<string>([
   "resetThreshold",
   "compactThreshold",
   "maxSteps",
+  "briefShare",
 ]);
 
 /** The form field an API field error belongs to (`tools.allow.2` → tools), or null for none. */

@@ -5,6 +5,7 @@ import "server-only";
 import { z } from "zod";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import {
+  DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
   profileThresholdsSchema,
@@ -71,6 +72,11 @@ const thresholdSchema = z
   .number()
   .gt(0, "A threshold is above 0.")
   .lte(1, "A threshold is at most 1.");
+
+const briefShareSchema = z
+  .number()
+  .gt(0, "A brief share is above 0.")
+  .lte(1, "A brief share is at most 1.");
 
 const maxStepsSchema = z
   .number()
@@ -149,6 +155,7 @@ export const createProfileBodySchema = z
     resetThreshold: thresholdSchema.default(DEFAULT_RESET_THRESHOLD),
     compactThreshold: thresholdSchema.default(DEFAULT_COMPACT_THRESHOLD),
     maxSteps: maxStepsSchema.default(DEFAULT_MAX_STEPS),
+    briefShare: briefShareSchema.default(DEFAULT_BRIEF_SHARE),
     tools: toolsSchema.default({ allow: [...BUILTIN_TOOL_ALLOW] }),
     delegation: delegationPatchSchema
       .default({})
@@ -167,6 +174,7 @@ export const patchProfileBodySchema = z
     resetThreshold: thresholdSchema,
     compactThreshold: thresholdSchema,
     maxSteps: maxStepsSchema,
+    briefShare: briefShareSchema,
     tools: toolsSchema,
     delegation: delegationPatchSchema,
   })

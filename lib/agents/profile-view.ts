@@ -43,6 +43,7 @@ export const profileViewSchema = z.object({
   resetThreshold: z.number(),
   compactThreshold: z.number(),
   maxSteps: z.number().int(),
+  briefShare: z.number(),
   tools: z.object({ allow: z.array(z.string()) }),
   delegation: profileDelegationSchema,
   /** The built-in `default` profile: readable, never changed. */

@@ -7,6 +7,7 @@ import type { AgentProfile, ProfileDelegation } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import type { StrategySetting } from "@/lib/ai/registry";
 import {
+  DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
   profileThresholdsSchema,
@@ -28,6 +29,8 @@ export interface Profile {
   compactThreshold: number;
   /** Steps (model calls, each with its tool calls) one run may take, across its sessions. */
   maxSteps: number;
+  /** The largest share of the context window the brief a reset carries over may take. */
+  briefShare: number;
   /** Tool names this agent may call (built-in names, `handoff_to_agent`, `list_agents`). */
   toolsAllow: string[];
   delegation: ProfileDelegation;
@@ -68,6 +71,7 @@ export function defaultProfile(): Profile {
     resetThreshold: env.BATON_RESET_THRESHOLD ?? DEFAULT_RESET_THRESHOLD,
     compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
+    briefShare: DEFAULT_BRIEF_SHARE,
     toolsAllow: [...BUILTIN_TOOL_NAMES, ...HANDOFF_TOOL_NAMES],
     delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
@@ -87,6 +91,7 @@ export function profileOf(row: AgentProfile): Profile {
     model: row.model,
     contextStrategy: row.contextStrategy,
     maxSteps: row.maxSteps > 0 ? row.maxSteps : DEFAULT_MAX_STEPS,
+    briefShare: row.briefShare > 0 && row.briefShare <= 1 ? row.briefShare : DEFAULT_BRIEF_SHARE,
     toolsAllow: row.toolsAllow,
     delegation: { ...DEFAULT_DELEGATION, ...row.delegation },
     ...(thresholds.success

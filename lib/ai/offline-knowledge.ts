@@ -22,8 +22,10 @@ export interface DoneTask {
 export interface OfflineKnowledge {
   /** The carried-over handoff in the prompt; null when there is none. */
   carried: HandoffArtifact | null;
-  /** `remember` facts, an agent brief's Must Preserve, facts read back from a summary. */
+  /** Pinned facts: `remember`, an agent brief's Must Preserve, facts read back from a summary. */
   facts: string[];
+  /** Unpinned facts: `note`. */
+  noted: string[];
   decisions: string[];
   openTasks: RemainingTask[];
   doneTasks: DoneTask[];
@@ -34,6 +36,7 @@ export interface OfflineKnowledge {
 
 export type OfflineEvent =
   | { kind: "remember"; fact: string; known: boolean }
+  | { kind: "noted"; fact: string; known: boolean }
   | { kind: "decide"; decision: string; known: boolean }
   | { kind: "todo"; task: RemainingTask; known: boolean }
   | { kind: "done"; outcome: "closed" | "already_done" | "free_text"; task: DoneTask }
@@ -53,6 +56,7 @@ export const OFFLINE_SUMMARY_HEADING = "Summary of earlier messages (offline dem
 
 export const SUMMARY_SECTION = {
   facts: "Facts:",
+  noted: "Noted facts:",
   decisions: "Decisions:",
   open: "Open tasks:",
   done: "Done tasks:",
@@ -63,7 +67,8 @@ export const SUMMARY_SECTION = {
  * must be followed by `:` or whitespace and a non-empty argument, so "I'm done." or "we
  * decided" are plain messages. The argument runs to the end of its line or sentence.
  */
-const COMMAND = /\b(remember|decide|todo|done)\b[:\t ][\t ]*(\S[^\n]*)|\b(what do you know)\b/gi;
+const COMMAND =
+  /\b(remember|note|decide|todo|done)\b[:\t ][\t ]*(\S[^\n]*)|\b(what do you know)\b/gi;
 const SENTENCE_END = /[.!?](?=\s|$)/;
 const TRAILING_PUNCTUATION = /[\s.,;:!?]+$/;
 const TASK_ID = /^(t\d+)\b[\s:.-]*/i;
@@ -78,13 +83,13 @@ const BRIEF_BLOCK = new RegExp(
 export const MAX_ITEM_CHARS = 4_000;
 export const MAX_SUMMARY_CHARS = 2_000;
 
-type Keyword = "remember" | "decide" | "todo" | "done";
+type Keyword = "remember" | "note" | "decide" | "todo" | "done";
 type Command = { kind: Keyword; argument: string } | { kind: "query" };
 
 export function parseCommand(text: string): Command | null {
   for (const match of text.matchAll(COMMAND)) {
     if (match[3]) return { kind: "query" };
-    // COMMAND's first group captures nothing but these four words.
+    // COMMAND's first group captures nothing but these five words.
     const keyword = match[1]?.toLowerCase() as Keyword | undefined;
     const argument = cleanArgument(match[2] ?? "");
     if (keyword && argument) return { kind: keyword, argument };
@@ -160,6 +165,7 @@ function readBrief(text: string): HandoffArtifact | null {
 class KnowledgeBuilder implements OfflineKnowledge {
   carried: HandoffArtifact | null = null;
   facts: string[] = [];
+  noted: string[] = [];
   decisions: string[] = [];
   openTasks: RemainingTask[] = [];
   doneTasks: DoneTask[] = [];
@@ -212,6 +218,7 @@ class KnowledgeBuilder implements OfflineKnowledge {
       const item = line.slice(2).trim();
       const task = TASK_ID.exec(item);
       if (section === "facts") pushUnique(this.facts, item);
+      else if (section === "noted") pushUnique(this.noted, item);
       else if (section === "decisions") pushUnique(this.decisions, item);
       else if (section === "open" && task?.[1]) {
         const id = task[1].toLowerCase();
@@ -261,6 +268,11 @@ class KnowledgeBuilder implements OfflineKnowledge {
       case "remember": {
         const fact = command.argument.replace(/^that\s+/i, "");
         return { kind: "remember", fact, known: !pushUnique(this.facts, fact) };
+      }
+      case "note": {
+        const fact = command.argument.replace(/^that\s+/i, "");
+        const known = this.facts.some((f) => normalize(f) === normalize(fact));
+        return { kind: "noted", fact, known: known || !pushUnique(this.noted, fact) };
       }
       case "decide": {
         const decision = command.argument.replace(/^that\s+/i, "");

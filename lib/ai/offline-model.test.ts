@@ -268,6 +268,8 @@ describe("offline model: structured output (the handoff)", () => {
     { role: "assistant", content: "ok" },
     { role: "user", content: "the budget talk went well" },
     { role: "assistant", content: "ok" },
+    { role: "user", content: "note the venue holds 200 people" },
+    { role: "assistant", content: "ok" },
     // What lib/context's handoff writer appends: the app's request, not conversation.
     { role: "user", content: HANDOFF_INSTRUCTION },
   ];
@@ -282,7 +284,8 @@ describe("offline model: structured output (the handoff)", () => {
     const everything = JSON.stringify(output);
     expect(everything).not.toContain("Write a handoff");
     expect(output.goal).toBe("Let's plan the launch");
-    expect(output.confirmed_facts).toEqual(["the launch is on May 3"]);
+    // `remember` pins a fact; `note` records one unpinned.
+    expect(output.confirmed_facts).toEqual(["the venue holds 200 people"]);
     expect(output.must_preserve).toEqual(["the launch is on May 3"]);
     expect(output.key_decisions).toEqual(["announce on the blog first"]);
     expect(output.remaining_tasks).toEqual([{ id: "t1", task: "draft the announcement" }]);
@@ -306,10 +309,7 @@ describe("offline model: structured output (the handoff)", () => {
       output: Output.object({ schema: handoffArtifactSchema }),
     });
     expect(output.goal).toBe("Ship the billing page");
-    expect(output.confirmed_facts).toEqual([
-      "the staging URL is staging.example.com",
-      "invoices are PDF",
-    ]);
+    expect(output.confirmed_facts).toEqual(["the staging URL is staging.example.com"]);
     expect(output.must_preserve).toEqual(["never email customers on Sundays", "invoices are PDF"]);
     expect(output.key_decisions).toEqual(["use Stripe Checkout"]);
     expect(output.remaining_tasks).toEqual([{ id: "t3", task: "add VAT rates" }]);
@@ -317,7 +317,9 @@ describe("offline model: structured output (the handoff)", () => {
       "set up the Stripe account",
       "write the invoice template",
     ]);
-    expect(output.state_summary).toContain("Pricing table done.");
+    // The summary is written afresh for this point, never nesting the previous one.
+    expect(output.state_summary).not.toContain("Pricing table done.");
+    expect(output.state_summary).toContain("1 open task");
   });
 
   it("streams the artifact too (streamText + Output.object)", async () => {

@@ -31,7 +31,7 @@ export { OFFLINE_COMPACT_MARKER, splitWords };
 
 export const OFFLINE_MODEL_NOTICE =
   "You are chatting with Baton's offline demo model: it runs without weights or network and " +
-  "only understands “remember …”, “decide …”, “todo …”, “done …” and “what do you know?”, " +
+  "only understands “remember …” (pinned), “note …”, “decide …”, “todo …”, “done …” and “what do you know?”, " +
   "and with the workspace tools “write <path>: <text>”, “read <path>”, “delete <path>”, " +
   "“list files”, “plan: a; b; c” and “work through the plan”, and with other agents " +
   "“hand off to <agent>: <task>” and “list agents”. " +

@@ -26,7 +26,26 @@ import {
 
 /** Every fact the model can see, carried ones first. */
 export function allFacts(k: OfflineKnowledge): string[] {
-  return union(k.carried?.confirmed_facts ?? [], k.carried?.must_preserve ?? [], k.facts);
+  return union(k.carried?.confirmed_facts ?? [], k.carried?.must_preserve ?? [], k.facts, k.noted);
+}
+
+/** Pinned facts (`remember`, a brief's must_preserve), carried ones first. */
+export function pinnedFacts(k: OfflineKnowledge): string[] {
+  return union(k.carried?.must_preserve ?? [], k.facts);
+}
+
+/** Unpinned facts (`note`, a brief's confirmed facts) that are not also pinned. */
+export function unpinnedFacts(k: OfflineKnowledge): string[] {
+  const pinned = new Set(pinnedFacts(k).map((f) => f.toLowerCase().replace(/\s+/g, " ").trim()));
+  return union(k.carried?.confirmed_facts ?? [], k.noted).filter(
+    (f) => !pinned.has(f.toLowerCase().replace(/\s+/g, " ").trim()),
+  );
+}
+
+/** The last request the carried brief records (what the user asked before the reset). */
+export function lastRequestBeforeReset(k: OfflineKnowledge): string | null {
+  const item = k.carried?.in_progress.find((t) => t.startsWith(LAST_USER_REQUEST_PREFIX));
+  return item ? item.slice(LAST_USER_REQUEST_PREFIX.length) : null;
 }
 
 export function allDecisions(k: OfflineKnowledge): string[] {
@@ -45,8 +64,9 @@ function bulletList(items: readonly string[]): string[] {
 export function renderKnowledge(k: OfflineKnowledge): string {
   const facts = allFacts(k);
   const decisions = allDecisions(k);
-  if (facts.length + decisions.length + k.openTasks.length + k.doneTasks.length === 0) {
-    return "I don't know anything yet. Tell me with “remember …”, “decide …” or “todo …”.";
+  const request = lastRequestBeforeReset(k);
+  if (facts.length + decisions.length + k.openTasks.length + k.doneTasks.length === 0 && !request) {
+    return "I don't know anything yet. Tell me with “remember …”, “note …”, “decide …” or “todo …”.";
   }
   return [
     "Here is everything I can see in this conversation.",
@@ -62,6 +82,7 @@ export function renderKnowledge(k: OfflineKnowledge): string {
     "",
     "**Done tasks**",
     ...bulletList(k.doneTasks.map(doneLabel)),
+    ...(request ? ["", "**Last request before the reset**", `- ${request}`] : []),
   ].join("\n");
 }
 
@@ -74,7 +95,8 @@ export function renderSummary(k: OfflineKnowledge): string {
     : "Other messages: none.";
   return [
     OFFLINE_SUMMARY_HEADING,
-    ...section(SUMMARY_SECTION.facts, allFacts(k)),
+    ...section(SUMMARY_SECTION.facts, pinnedFacts(k)),
+    ...section(SUMMARY_SECTION.noted, unpinnedFacts(k)),
     ...section(SUMMARY_SECTION.decisions, allDecisions(k)),
     ...section(
       SUMMARY_SECTION.open,
@@ -152,9 +174,10 @@ const label = (item: PlanItem) => `${item.id}: ${item.task}`;
 
 /**
  * The handoff built extractively from the prompt, merged over the carried brief so chained
- * resets keep everything: `remember` → confirmed_facts and must_preserve, `decide` →
- * key_decisions, `todo` → remaining_tasks, `done` → completed_work, other messages →
- * state_summary and last_completed_step. The plan as the prompt shows it replaces the plan
+ * resets keep everything: `remember` → must_preserve (a pin), `note` → confirmed_facts,
+ * `decide` → key_decisions, `todo` → remaining_tasks, `done` → completed_work, other messages →
+ * state_summary and last_completed_step. The state summary describes this point and is written
+ * afresh at every reset (it never quotes the previous one). The plan as the prompt shows it replaces the plan
  * items a carried brief lists: pending → remaining_tasks, in progress → in_progress, done →
  * completed_work (as `pN: task`, so a carried pending item is settled by its id).
  */
@@ -167,7 +190,8 @@ export function buildArtifact(
   const inPlan = (id: string | undefined) => id !== undefined && plan.some((p) => p.id === id);
   const byStatus = (status: PlanItem["status"]) => plan.filter((p) => p.status === status);
   // Only the latest message is reflected: anything older survives a reset only through a command.
-  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 20)}”`);
+  // Short: the run carries the last request verbatim, so the summary only points at it.
+  const recent = k.notes.slice(-1).map((n) => `“${excerpt(n, 8)}”`);
   const planSummary = plan.length
     ? `Plan: ${byStatus("done").length} of ${plural(plan.length, "item")} done.`
     : "";
@@ -177,7 +201,6 @@ export function buildArtifact(
       `and ${plural(k.doneTasks.length, "done task")}.`,
     planSummary,
     recent.length ? `Latest message: ${recent.join("; ")}.` : "",
-    carried?.state_summary ? `Before that: ${carried.state_summary}` : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -206,14 +229,14 @@ export function buildArtifact(
     ),
     remaining_tasks: openTasks,
     key_decisions: allDecisions(k),
-    confirmed_facts: union(carried?.confirmed_facts ?? [], k.facts),
+    confirmed_facts: unpinnedFacts(k),
     unknowns: carried?.unknowns ?? [],
-    must_preserve: union(carried?.must_preserve ?? [], k.facts),
+    must_preserve: pinnedFacts(k),
     files_modified: union(carried?.files_modified ?? [], work.files),
     last_completed_step: work.lastStep
       ? work.lastStep
       : lastNote
-        ? clip(`Replied to: ${lastNote}`, MAX_ITEM_CHARS)
+        ? `Replied to: “${excerpt(lastNote, 8)}”`
         : (carried?.last_completed_step ?? ""),
     next_step: next ? `${next.id}: ${next.task}` : (carried?.next_step ?? ""),
     needs_authorization: carried?.needs_authorization ?? [],
@@ -231,6 +254,8 @@ export function renderReply(reading: PromptReading): string {
       return event.known
         ? `I already know that ${event.fact}.`
         : `Noted — I'll remember that ${event.fact}.`;
+    case "noted":
+      return event.known ? `I already know that ${event.fact}.` : `Noted: ${event.fact}.`;
     case "decide":
       return event.known
         ? `That decision is already recorded: ${event.decision}.`
@@ -261,7 +286,7 @@ export function renderReply(reading: PromptReading): string {
       const words = countWords(event.text);
       return (
         `You said: “${excerpt(event.text, 12)}” (${plural(words, "word")}). I'm the offline ` +
-        "demo model: I understand remember, decide, todo, done and “what do you know?”."
+        "demo model: I understand remember, note, decide, todo, done and “what do you know?”."
       );
     }
   }

@@ -131,6 +131,14 @@ class SharedMapping {
       markdown: redactText(handoff.markdown).text,
       createdAt: handoff.createdAt,
       redactions: [...handoff.redactions, ...redactions],
+      ...(handoff.dropped
+        ? {
+            dropped: handoff.dropped.map((d) => ({
+              field: d.field,
+              item: redactText(d.item).text,
+            })),
+          }
+        : {}),
       ...(handoff.kind ? { kind: handoff.kind } : {}),
       ...(handoff.brief ? { brief: this.brief(handoff.brief) } : {}),
     };

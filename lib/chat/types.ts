@@ -35,6 +35,8 @@ export interface HandoffView {
   markdown: string;
   createdAt: string;
   redactions: { kind: string; field: string }[];
+  /** What the reset that wrote this revision did not carry (trimmed to fit the bound). */
+  dropped?: { field: string; item: string }[];
   /** `agent_handoff`: one agent's brief to the next (then `brief` is set). */
   kind?: "session" | "agent_handoff";
   brief?: AgentBrief;

@@ -6,6 +6,8 @@ import type { ContextStrategy } from "@/lib/chat/types";
 
 export const DEFAULT_RESET_THRESHOLD = 0.8;
 export const DEFAULT_COMPACT_THRESHOLD = 0.5;
+/** The largest share of the context window a carried-over brief may take. */
+export const DEFAULT_BRIEF_SHARE = 0.2;
 
 export type ContextAction = "none" | "compact" | "reset";
 

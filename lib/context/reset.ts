@@ -26,18 +26,25 @@ import { estimateTokens } from "@/lib/ai/tokens";
 import { messageText } from "@/lib/chat/request";
 import type { ContextResetPart, HandoffView, SessionTrigger } from "@/lib/chat/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { consolidateArtifact } from "@/lib/handoff/consolidate";
 import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact } from "@/lib/handoff/redact";
-import { trimArtifactToFit } from "@/lib/handoff/trim";
+import { type DroppedItem, neverDroppedPart, trimArtifactToFit } from "@/lib/handoff/trim";
 import { log } from "@/lib/log";
 import { timeReset } from "@/lib/metrics";
+import { redactText } from "@/lib/redact/engine";
 import { currentInstance } from "@/lib/runtime/instance";
 import { writeHandoffArtifact } from "./handoff-writer";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
 import { messageTokenCount } from "./message-tokens";
 import { watchReset } from "./reset-watch";
-import { handoffViewOf, loadSessionContext, systemPromptFor } from "./session-context";
+import {
+  carriedOverBlockOf,
+  handoffViewOf,
+  loadSessionContext,
+  systemPromptFor,
+} from "./session-context";
 
 export type ResetOutcome =
   | {
@@ -157,24 +164,32 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       stepInFlight: input.midRun ? stepInFlightOf(ctx.plan, userTexts.at(-1)) : null,
       pendingCalls: ctx.rows.flatMap((m) => pendingApprovalsOf(m.parts).map(describePendingCall)),
     });
-    const redacted = redactArtifact(withFacts);
+    const consolidated = consolidateArtifact(withFacts);
+    const redacted = redactArtifact(consolidated.artifact);
 
-    // Session N+1 must start below the reset threshold, or it would reset again at once.
+    // Session N+1 must start below the reset threshold, or it would reset again at once; and
+    // the brief itself takes at most the profile's share of the window, whatever the chain length.
     const budget = profile.resetThreshold * input.contextWindow;
+    const briefBudget = Math.floor(profile.briefShare * input.contextWindow);
+    const briefTokens = (artifact: HandoffArtifact) =>
+      estimateTokens(carriedOverBlockOf(briefViewOf(artifact, from.number)), input.modelId);
     // Every session's calls carry the tool definitions; a run's next call, the continue line.
     const extra =
       (input.toolTokens ?? (await builtinToolTokens(input.modelId))) +
       (input.midRun ? continueLineTokens(input.modelId) : 0);
-    const fits = (artifact: HandoffArtifact) =>
+    const fitsSession = (artifact: HandoffArtifact) =>
       estimatePromptTokens(profile, artifact, from.number, input.modelId, ctx.workspace) +
         input.movedTokens +
         extra <
       budget;
+    const fits = (artifact: HandoffArtifact) =>
+      briefTokens(artifact) <= briefBudget && fitsSession(artifact);
     let artifact = redacted.artifact;
+    const dropped: DroppedItem[] = [...consolidated.dropped];
     if (!fits(artifact)) {
       const trimmed = trimArtifactToFit(artifact, fits);
       if (!trimmed) {
-        const reason = "The handoff does not fit in a new session even after trimming.";
+        const reason = unfitReason(artifact, briefTokens, briefBudget, profile.briefShare);
         await finishResetWithoutCommit({
           threadId,
           fromSession: from.number,
@@ -185,6 +200,7 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
         return { kind: "failed", reason };
       }
       artifact = trimmed.artifact;
+      dropped.push(...trimmed.dropped);
     }
 
     const markdown = renderHandoffMarkdown(artifact);
@@ -208,6 +224,8 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
         model: input.modelId,
         profile: profile.id,
         redactions: redacted.redactions,
+        // What was not carried is stored masked, like the artifact it was cut from.
+        dropped: dropped.map((d) => ({ field: d.field, item: redactText(d.item).text })),
       },
     });
     if (committed.outcome !== "committed") {
@@ -281,6 +299,39 @@ function maskedView(view: HandoffView): HandoffView {
   return { ...view, artifact, markdown: renderHandoffMarkdown(artifact) };
 }
 
+/** Why a handoff cannot be bounded: the never-dropped items alone, or the session as a whole. */
+function unfitReason(
+  artifact: HandoffArtifact,
+  briefTokens: (artifact: HandoffArtifact) => number,
+  briefBudget: number,
+  briefShare: number,
+): string {
+  const kept = briefTokens(neverDroppedPart(artifact));
+  if (kept > briefBudget) {
+    return (
+      `The pinned items, decisions, open tasks and the last request alone take ${kept} tokens, ` +
+      `more than the ${briefBudget} a brief may take (${Math.round(briefShare * 100)}% of the ` +
+      "window). Nothing was lost: the conversation continues in this session. Unpin some items " +
+      "or raise the agent's brief share to let it reset."
+    );
+  }
+  return "The handoff does not fit in a new session even after trimming.";
+}
+
+/** The view a brief is carried as, for measuring it before it is stored. */
+function briefViewOf(artifact: HandoffArtifact, fromNumber: number): HandoffView {
+  return {
+    key: "",
+    revision: fromNumber,
+    id: "",
+    sessionNumber: fromNumber,
+    artifact,
+    markdown: renderHandoffMarkdown(artifact),
+    createdAt: "",
+    redactions: [],
+  };
+}
+
 function estimatePromptTokens(
   profile: Profile,
   artifact: HandoffArtifact,
@@ -288,21 +339,7 @@ function estimatePromptTokens(
   modelId: string,
   workspace: string,
 ): number {
-  const system = systemPromptFor(
-    profile,
-    {
-      key: "",
-      revision: fromNumber,
-      id: "",
-      sessionNumber: fromNumber,
-      artifact,
-      markdown: renderHandoffMarkdown(artifact),
-      createdAt: "",
-      redactions: [],
-    },
-    null,
-    workspace,
-  );
+  const system = systemPromptFor(profile, briefViewOf(artifact, fromNumber), null, workspace);
   return estimateTokens(system, modelId);
 }
 

@@ -14,6 +14,7 @@ import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
+import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import type { PlanItem } from "@/lib/workspace/plan-items";
 import { computeUtilization, sessionContextTokens } from "./policy";
 
@@ -30,6 +31,7 @@ export function handoffViewOf(rev: HandoffRevision, key: string): HandoffView {
     markdown: rev.markdown,
     createdAt: rev.createdAt.toISOString(),
     redactions: rev.redactions,
+    dropped: rev.dropped,
     kind: rev.kind,
     ...(rev.brief ? { brief: rev.brief } : {}),
   };
@@ -57,6 +59,22 @@ function isEmptyPartial(m: Message): boolean {
  * the thread's plan and file list (`workspace`, read fresh for every call since tools change it)
  * and a compaction summary.
  */
+/**
+ * The carried-over block of a reset's handoff. A brief whose markdown is the artifact's own
+ * rendering is carried in the compact form (empty sections left out); markdown written some other
+ * way (the handoff API) is carried as written.
+ */
+export function carriedOverBlockOf(brief: HandoffView): string {
+  const markdown =
+    brief.markdown === renderHandoffMarkdown(brief.artifact)
+      ? renderHandoffMarkdown(brief.artifact, { omitEmpty: true })
+      : brief.markdown;
+  return renderCarriedOverBlock(markdown, {
+    revision: brief.revision,
+    sessionNumber: brief.sessionNumber,
+  });
+}
+
 export function systemPromptFor(
   profile: Profile,
   brief: HandoffView | null,
@@ -66,14 +84,7 @@ export function systemPromptFor(
   const blocks = [profile.systemPrompt];
   // One agent's brief to the next is read as it was written; a reset's handoff, as carried over.
   if (brief?.kind === "agent_handoff") blocks.push(brief.markdown);
-  else if (brief) {
-    blocks.push(
-      renderCarriedOverBlock(brief.markdown, {
-        revision: brief.revision,
-        sessionNumber: brief.sessionNumber,
-      }),
-    );
-  }
+  else if (brief) blocks.push(carriedOverBlockOf(brief));
   if (workspace) blocks.push(workspace);
   if (summary) blocks.push(`${SUMMARY_OPEN_TAG}\n${summary}\n${SUMMARY_CLOSE_TAG}`);
   return blocks.join("\n\n");

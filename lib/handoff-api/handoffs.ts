@@ -53,6 +53,7 @@ export function handoffRecord(handoff: Handoff, revision: HandoffRevision): Hand
     model: revision.model,
     profile: revision.profile,
     redactions: revision.redactions,
+    dropped: revision.dropped,
     artifact: revision.artifact,
     markdown: revision.markdown,
     revision_kind: revision.kind,
@@ -102,7 +103,8 @@ export async function upsertHandoff(
     key: body.key,
     revision: body.revision,
     artifact,
-    markdown: renderHandoffMarkdown(artifact),
+    // Text sent as markdown that is not the card's format is kept as it was written (redacted).
+    markdown: body.markdown ?? renderHandoffMarkdown(artifact),
     // Over the redacted artifact: the id names what is stored, and a retry redacts the same way.
     contentIdFor: contentIdsFor(body.key, artifact),
     createdBy: identity.createdBy,

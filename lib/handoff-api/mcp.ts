@@ -11,7 +11,14 @@ import { log } from "@/lib/log";
 import { countMcpCall } from "@/lib/metrics";
 import { deleteHandoff, listHandoffs, readHandoff, upsertHandoff } from "./handoffs";
 import type { ApiIdentity } from "./identity";
-import { HANDOFF_STATES, type HandoffRecord, handoffKeySchema, upsertBodySchema } from "./schemas";
+import { upsertBodyOf } from "./markdown-body";
+import {
+  HANDOFF_STATES,
+  type HandoffRecord,
+  handoffKeySchema,
+  markdownWriteBodySchema,
+  upsertBodySchema,
+} from "./schemas";
 
 const f = handoffArtifactSchema.shape;
 const artifactInput = z
@@ -53,6 +60,10 @@ Each key holds one current handoff and a numbered history. \`revision\` is that 
 Writes are retry-safe: sending the same key, revision and artifact again returns the saved handoff instead of a copy (outcome "duplicate"). A revision lower than the current one, or the current number with different content, is refused as stale and changes nothing — read the current handoff with get_handoff, merge, and write the next revision.
 
 Secrets (API keys, bearer tokens, passwords, private keys, passwords in connection strings) are masked before saving; the answer lists each masked field.`;
+
+const WRITE_MARKDOWN_DESCRIPTION = `Save a handoff written as markdown text, for when you have notes rather than the structured fields of write_handoff. The body is read as a handoff card (a "# Handoff: <goal>" title, then "## State summary", "## Remaining tasks" and the other sections get_handoff's markdown shows); any other text is saved whole, as the state summary, and nothing is lost.
+
+Each call writes the key's next revision, or is recognised as already saved when the text is unchanged. Secrets are masked before saving.`;
 
 const GET_DESCRIPTION = `Read a handoff by its key: the current revision, or an older one with \`revision\`. Use it before continuing someone's work, and before writing a new revision so you build on the latest one.`;
 
@@ -126,6 +137,34 @@ export function createHandoffMcpServer(identity: ApiIdentity): McpServer {
       asTool(async () => {
         const { created, record } = await upsertHandoff(identity, upsertBodySchema.parse(input));
         return { outcome: created ? "stored" : "duplicate", handoff: agentView(record) };
+      }),
+  );
+
+  server.registerTool(
+    "write_handoff_markdown",
+    {
+      title: "Write a handoff as markdown",
+      description: WRITE_MARKDOWN_DESCRIPTION,
+      inputSchema: {
+        handoff_key: keyInput,
+        project: markdownWriteBodySchema.shape.project.describe("Optional project name."),
+        repo: markdownWriteBodySchema.shape.repo.describe("Optional repository, e.g. acme/api."),
+        kind: markdownWriteBodySchema.shape.kind.describe(
+          "Optional short label such as task, review or plan (default task).",
+        ),
+        body: markdownWriteBodySchema.shape.body.describe("The handoff as markdown."),
+      },
+      annotations: { idempotentHint: true, destructiveHint: false },
+    },
+    (input) =>
+      asTool(async () => {
+        const { body, problem } = upsertBodyOf(markdownWriteBodySchema.parse(input));
+        const { created, record } = await upsertHandoff(identity, body);
+        return {
+          outcome: created ? "stored" : "duplicate",
+          ...(problem ? { saved_as_text: `Not a handoff card (${problem}).` } : {}),
+          handoff: agentView(record),
+        };
       }),
   );
 

@@ -150,9 +150,23 @@ function renderList(items: readonly string[]): string[] {
   return items.length === 0 ? [NONE_MARKER] : items.map((item) => `- ${item}`);
 }
 
-export function renderHandoffMarkdown(artifact: HandoffArtifact): string {
+function isEmptySection(artifact: HandoffArtifact, section: Section): boolean {
+  const value = artifact[section.field];
+  return value.length === 0;
+}
+
+/**
+ * `omitEmpty`: leave out sections with nothing in them (the brief a session's prompt carries,
+ * where every token counts); parseHandoffMarkdown reads a missing section as empty, so the
+ * compact form parses to the same artifact.
+ */
+export function renderHandoffMarkdown(
+  artifact: HandoffArtifact,
+  { omitEmpty = false }: { omitEmpty?: boolean } = {},
+): string {
   const lines = [`${HANDOFF_TITLE_PREFIX} ${encodeInline(artifact.goal)}`];
   for (const section of HANDOFF_SECTIONS) {
+    if (omitEmpty && isEmptySection(artifact, section)) continue;
     lines.push(`## ${section.heading}`);
     switch (section.kind) {
       case "text":

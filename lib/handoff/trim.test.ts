@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type HandoffArtifact, type HandoffArtifactInput, handoffArtifactSchema } from "./artifact";
 import { renderHandoffMarkdown } from "./markdown";
-import { TEXT_TRIM_FLOOR, trimArtifactToFit, truncateWithEllipsis } from "./trim";
+import { neverDroppedPart, TEXT_TRIM_FLOOR, trimArtifactToFit, truncateWithEllipsis } from "./trim";
 
 const artifact = (fields: Partial<HandoffArtifactInput> = {}): HandoffArtifact =>
   handoffArtifactSchema.parse({ goal: "Ship billing", state_summary: "s", ...fields });
@@ -25,67 +25,71 @@ const big = artifact({
   files_modified: ["f.ts"],
 });
 const protectedFields = (a: HandoffArtifact) => ({
+  key_decisions: a.key_decisions,
   must_preserve: a.must_preserve,
   remaining_tasks: a.remaining_tasks,
   in_progress: a.in_progress,
   unknowns: a.unknowns,
   needs_authorization: a.needs_authorization,
-  files_modified: a.files_modified,
 });
 
 describe("trimArtifactToFit", () => {
   it("returns the artifact untouched when it already fits", () => {
-    expect(trimArtifactToFit(big, () => true)).toEqual({ artifact: big, trimmed: [] });
+    expect(trimArtifactToFit(big, () => true)).toEqual({ artifact: big, trimmed: [], dropped: [] });
   });
 
-  it("cuts the longest free-text field first, with an ellipsis", () => {
-    const result = trimArtifactToFit(big, within(size(big) - 100));
-    expect(result?.trimmed).toEqual(["state_summary"]);
-    expect(result?.artifact.state_summary.endsWith("…")).toBe(true);
-    expect(result?.artifact.state_summary.startsWith("Summary sss")).toBe(true);
-    expect(result?.artifact.last_completed_step).toBe(big.last_completed_step);
-    // The cut is as small as the budget allows, not a blunt halving.
-    expect(size(result?.artifact ?? big)).toBeGreaterThan(size(big) - 110);
-  });
-
-  it("levels the free-text fields before touching any list", () => {
-    const result = trimArtifactToFit(big, within(size(big) - 3000));
-    expect(result?.trimmed).toEqual(["state_summary", "last_completed_step"]);
-    const cut = result?.artifact;
-    expect(cut?.state_summary.length).toBe(cut?.last_completed_step.length);
-    expect(cut?.completed_work).toEqual(big.completed_work);
-  });
-
-  it("then drops completed work oldest first, then decisions, then facts", () => {
-    expect(trimArtifactToFit(big, within(0))).toBeNull();
-    const floored: HandoffArtifact = {
-      ...big,
-      goal: truncateWithEllipsis(big.goal, TEXT_TRIM_FLOOR),
-      state_summary: truncateWithEllipsis(big.state_summary, TEXT_TRIM_FLOOR),
-      last_completed_step: truncateWithEllipsis(big.last_completed_step, TEXT_TRIM_FLOOR),
-      next_step: truncateWithEllipsis(big.next_step, TEXT_TRIM_FLOOR),
-    };
-    const allText = ["state_summary", "last_completed_step", "next_step", "goal"];
-
-    const oneDropped = { ...floored, completed_work: ["middle work", "new work"] };
+  it("drops the detail of completed work first, oldest first, and lists what it dropped", () => {
+    const oneDropped = { ...big, completed_work: ["middle work", "new work"] };
     expect(trimArtifactToFit(big, within(size(oneDropped)))).toEqual({
       artifact: oneDropped,
-      trimmed: [...allText, "completed_work"],
+      trimmed: ["completed_work"],
+      dropped: [{ field: "completed_work", item: "old work" }],
     });
-
-    const intoFacts = {
-      ...floored,
-      completed_work: [],
-      key_decisions: [],
-      confirmed_facts: ["fact 2"],
-    };
-    expect(trimArtifactToFit(big, within(size(intoFacts)))).toEqual({
-      artifact: intoFacts,
-      trimmed: [...allText, "completed_work", "key_decisions", "confirmed_facts"],
-    });
+    const allDone = { ...big, completed_work: [], last_completed_step: "" };
+    const result = trimArtifactToFit(big, within(size(allDone)));
+    expect(result?.artifact).toEqual(allDone);
+    expect(result?.dropped.map((d) => d.field)).toEqual([
+      "completed_work",
+      "completed_work",
+      "completed_work",
+      "last_completed_step",
+    ]);
   });
 
-  it("returns null rather than touch pinned or open items", () => {
+  it("then cuts the longest free-text field, with an ellipsis, keeping the rest", () => {
+    const noDetail = { ...big, completed_work: [], last_completed_step: "" };
+    const result = trimArtifactToFit(big, within(size(noDetail) - 100));
+    expect(result?.trimmed).toEqual(["completed_work", "last_completed_step", "state_summary"]);
+    expect(result?.artifact.state_summary.endsWith("…")).toBe(true);
+    expect(result?.artifact.state_summary.startsWith("Summary sss")).toBe(true);
+    expect(result?.artifact.next_step).toBe(big.next_step);
+    // The cut is as small as the budget allows, not a blunt halving.
+    expect(size(result?.artifact ?? big)).toBeGreaterThan(size(noDetail) - 110);
+    // A cut field is listed with its full text.
+    expect(result?.dropped.at(-1)).toEqual({ field: "state_summary", item: big.state_summary });
+  });
+
+  it("then drops unpinned facts oldest first, never decisions", () => {
+    const intoFacts: HandoffArtifact = {
+      ...big,
+      goal: truncateWithEllipsis(big.goal, TEXT_TRIM_FLOOR),
+      state_summary: "",
+      next_step: "",
+      completed_work: [],
+      last_completed_step: "",
+      confirmed_facts: ["fact 2"],
+    };
+    const result = trimArtifactToFit(big, within(size(intoFacts)));
+    expect(result?.artifact).toEqual(intoFacts);
+    expect(result?.artifact.key_decisions).toEqual(big.key_decisions);
+    expect(result?.dropped).toContainEqual({ field: "confirmed_facts", item: "fact 1" });
+    expect(result?.dropped).not.toContainEqual({ field: "confirmed_facts", item: "fact 2" });
+    expect(result?.dropped.filter((d) => d.field === "state_summary")).toEqual([
+      { field: "state_summary", item: big.state_summary },
+    ]);
+  });
+
+  it("returns null rather than touch decisions, pinned or open items", () => {
     let lastSeen: HandoffArtifact | undefined;
     const result = trimArtifactToFit(big, (a) => {
       lastSeen = a;
@@ -93,6 +97,7 @@ describe("trimArtifactToFit", () => {
     });
     expect(result).toBeNull();
     expect(lastSeen && protectedFields(lastSeen)).toEqual(protectedFields(big));
+    expect(size(neverDroppedPart(big))).toBeGreaterThan(1000);
   });
 
   it("never cuts inside a surrogate pair", () => {
@@ -129,6 +134,11 @@ describe("trimArtifactToFit", () => {
         expect(size(result.artifact)).toBeLessThanOrEqual(budget);
         expect(protectedFields(result.artifact)).toEqual(protectedFields(a));
         expect(handoffArtifactSchema.parse(result.artifact)).toEqual(result.artifact);
+        // Whatever left a list is listed as dropped.
+        for (const field of ["completed_work", "confirmed_facts", "files_modified"] as const) {
+          const gone = a[field].slice(0, a[field].length - result.artifact[field].length);
+          for (const item of gone) expect(result.dropped).toContainEqual({ field, item });
+        }
       }),
       { numRuns: 300 },
     );

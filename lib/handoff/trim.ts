@@ -1,32 +1,48 @@
-// Shrinks a handoff until the next session's brief fits (docs/context-engine.md): free text
-// first, then history; `must_preserve` and open items are never touched. Null when even that is
-// not enough.
+// Shrinks a handoff until the next session's brief fits (docs/context-engine.md), by meaning:
+// detail of completed work first, then free text, then unpinned facts, oldest first. Decisions,
+// pins, open items and the last user request are never touched. Every item left out is returned
+// as `dropped`, so the revision can say what was not carried. Null when even that is not enough.
 import type { HandoffArtifact } from "./artifact";
 
 /*
- * Trimming order:
- * 1. Free text, longest first: `state_summary`, `last_completed_step`, `next_step` and `goal`
- *    share one length cap, lowered until the artifact fits, so the longest field is cut first
- *    and the others only once they are the longest. A cut field ends with `…`. The cap stops at
- *    TEXT_TRIM_FLOOR characters, which keeps the gist of each field.
- * 2. Whole items, oldest (first) first: `completed_work`, then `key_decisions`, then
- *    `confirmed_facts`; a list is emptied before the next one is touched.
- * Never trimmed: `must_preserve`, `remaining_tasks`, `in_progress`, `unknowns`,
- * `needs_authorization` (pinned and open items), nor `files_modified` (a mechanical fact).
+ * Trimming order (each step only when the previous ones were not enough):
+ * 1. Completed work: `completed_work` items, oldest (first) first, then `last_completed_step`.
+ * 2. Free text: `state_summary`, `next_step` and `goal` share one length cap, lowered until the
+ *    artifact fits, so the longest field is cut first. A cut field ends with `…`. The cap stops
+ *    at TEXT_TRIM_FLOOR characters; then `state_summary` and `next_step` go entirely (the goal
+ *    stays at the floor).
+ * 3. Unpinned facts: `confirmed_facts`, oldest first; then `files_modified`, oldest first.
+ * Never trimmed (NEVER_DROPPED): `key_decisions`, `must_preserve`, `needs_authorization`,
+ * `in_progress` (which holds the last user request), `remaining_tasks`, `unknowns`.
  * `fits` must be monotonic: a smaller artifact never fits worse than a larger one.
  */
+export const NEVER_DROPPED = [
+  "key_decisions",
+  "must_preserve",
+  "needs_authorization",
+  "in_progress",
+  "remaining_tasks",
+  "unknowns",
+] as const satisfies readonly (keyof HandoffArtifact)[];
 export const TRIMMED_TEXT_FIELDS = [
   "state_summary",
-  "last_completed_step",
   "next_step",
   "goal",
 ] as const satisfies readonly (keyof HandoffArtifact)[];
-export const TRIMMED_LIST_FIELDS = [
-  "completed_work",
-  "key_decisions",
-  "confirmed_facts",
-] as const satisfies readonly (keyof HandoffArtifact)[];
 export const TEXT_TRIM_FLOOR = 120;
+
+/** One item (or free-text field) a handoff did not carry: stored on the revision, shown on the card. */
+export interface DroppedItem {
+  field: keyof HandoffArtifact;
+  item: string;
+}
+
+export interface TrimResult {
+  artifact: HandoffArtifact;
+  /** Fields changed, in the order they were first touched. */
+  trimmed: (keyof HandoffArtifact)[];
+  dropped: DroppedItem[];
+}
 
 const ELLIPSIS = "…";
 
@@ -39,53 +55,125 @@ export function truncateWithEllipsis(text: string, max: number): string {
   return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
 }
 
-/** Largest n in [lo, hi] with ok(n), assuming ok is monotonic (true up to some point); lo if none. */
-function largestPassing(lo: number, hi: number, ok: (n: number) => boolean): number {
+/** Smallest n in [lo, hi] with ok(n), assuming ok is monotonic (false up to some point); null if none. */
+function smallestPassing(lo: number, hi: number, ok: (n: number) => boolean): number | null {
+  if (!ok(hi)) return null;
   while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (ok(mid)) lo = mid;
-    else hi = mid - 1;
+    const mid = Math.floor((lo + hi) / 2);
+    if (ok(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
 
+/** The artifact with only what trimming never touches (and the goal at its floor). */
+export function neverDroppedPart(artifact: HandoffArtifact): HandoffArtifact {
+  return {
+    ...artifact,
+    goal: truncateWithEllipsis(artifact.goal, TEXT_TRIM_FLOOR),
+    state_summary: "",
+    completed_work: [],
+    confirmed_facts: [],
+    files_modified: [],
+    last_completed_step: "",
+    next_step: "",
+  };
+}
+
+/** A step: `apply(n)` drops n units (0 … max) from `base`; more units never fit worse. */
+interface Step {
+  max: number;
+  apply: (n: number) => HandoffArtifact;
+  dropped: (n: number) => DroppedItem[];
+}
+
+function dropOldest(
+  base: HandoffArtifact,
+  field: "completed_work" | "confirmed_facts" | "files_modified",
+): Step {
+  const items = base[field];
+  return {
+    max: items.length,
+    apply: (n) => ({ ...base, [field]: items.slice(n) }),
+    dropped: (n) => items.slice(0, n).map((item) => ({ field, item })),
+  };
+}
+
+function clearText(
+  base: HandoffArtifact,
+  fields: readonly ("last_completed_step" | "state_summary" | "next_step")[],
+): Step {
+  const present = fields.filter((f) => base[f] !== "");
+  return {
+    max: present.length,
+    apply: (n) => {
+      const next = { ...base };
+      for (const f of present.slice(0, n)) next[f] = "";
+      return next;
+    },
+    dropped: (n) => present.slice(0, n).map((field) => ({ field, item: base[field] })),
+  };
+}
+
+/** Lowers one cap shared by the free-text fields, from the longest down to TEXT_TRIM_FLOOR. */
+function capText(base: HandoffArtifact): Step {
+  const longest = Math.max(...TRIMMED_TEXT_FIELDS.map((f) => base[f].length));
+  const span = Math.max(0, longest - TEXT_TRIM_FLOOR);
+  const capped = (n: number): HandoffArtifact => {
+    const next = { ...base };
+    for (const f of TRIMMED_TEXT_FIELDS) next[f] = truncateWithEllipsis(base[f], longest - n);
+    return next;
+  };
+  return {
+    max: span,
+    apply: capped,
+    dropped: (n) => {
+      const next = capped(n);
+      return TRIMMED_TEXT_FIELDS.filter((f) => next[f] !== base[f]).map((field) => ({
+        field,
+        item: base[field],
+      }));
+    },
+  };
+}
+
+const STEPS: ((base: HandoffArtifact) => Step)[] = [
+  (a) => dropOldest(a, "completed_work"),
+  (a) => clearText(a, ["last_completed_step"]),
+  capText,
+  (a) => clearText(a, ["state_summary", "next_step"]),
+  (a) => dropOldest(a, "confirmed_facts"),
+  (a) => dropOldest(a, "files_modified"),
+];
+
+/**
+ * Trims `artifact` until `fits`. A text field cut at one step and dropped at a later one is
+ * listed once, with its full original text.
+ */
 export function trimArtifactToFit(
   artifact: HandoffArtifact,
   fits: (artifact: HandoffArtifact) => boolean,
-): { artifact: HandoffArtifact; trimmed: string[] } | null {
-  if (fits(artifact)) return { artifact, trimmed: [] };
-
-  const capText = (cap: number): HandoffArtifact => {
-    const next = { ...artifact };
-    for (const field of TRIMMED_TEXT_FIELDS)
-      next[field] = truncateWithEllipsis(artifact[field], cap);
-    return next;
-  };
-  const longest = Math.max(...TRIMMED_TEXT_FIELDS.map((f) => artifact[f].length));
+): TrimResult | null {
+  if (fits(artifact)) return { artifact, trimmed: [], dropped: [] };
   let current = artifact;
-  let currentFits = false;
-  if (longest > TEXT_TRIM_FLOOR) {
-    current = capText(TEXT_TRIM_FLOOR);
-    currentFits = fits(current);
-    if (currentFits) {
-      // The uncapped artifact does not fit, so the best cap lies strictly below the longest field.
-      const cap = largestPassing(TEXT_TRIM_FLOOR, longest - 1, (c) => fits(capText(c)));
-      if (cap > TEXT_TRIM_FLOOR) current = capText(cap);
+  const dropped: DroppedItem[] = [];
+  const record = (items: DroppedItem[]) => {
+    for (const d of items) {
+      const isText = typeof artifact[d.field] === "string";
+      if (isText && dropped.some((x) => x.field === d.field)) continue;
+      dropped.push(isText ? { field: d.field, item: artifact[d.field] as string } : d);
     }
+  };
+  for (const make of STEPS) {
+    const step = make(current);
+    if (step.max === 0) continue;
+    const n = smallestPassing(0, step.max, (k) => fits(step.apply(k)));
+    const used = n ?? step.max;
+    record(step.dropped(used));
+    current = step.apply(used);
+    if (n !== null) break;
   }
-  const trimmed: string[] = TRIMMED_TEXT_FIELDS.filter((f) => current[f] !== artifact[f]);
-  if (currentFits) return { artifact: current, trimmed };
-
-  for (const field of TRIMMED_LIST_FIELDS) {
-    const items = current[field];
-    if (items.length === 0) continue;
-    const base = current;
-    const dropOldest = (n: number): HandoffArtifact => ({ ...base, [field]: items.slice(n) });
-    // Keeping k newest items: find the largest k that fits (k = 0 may still not fit).
-    const keep = largestPassing(0, items.length - 1, (k) => fits(dropOldest(items.length - k)));
-    current = dropOldest(items.length - keep);
-    trimmed.push(field);
-    if (fits(current)) return { artifact: current, trimmed };
-  }
-  return null;
+  if (!fits(current)) return null;
+  const trimmed = [...new Set(dropped.map((d) => d.field))];
+  return { artifact: current, trimmed, dropped };
 }

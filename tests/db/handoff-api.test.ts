@@ -30,6 +30,7 @@ import {
   upsert,
   userWithToken,
 } from "./handoff-support";
+import { malformedWriteBodies } from "./handoff-write-bodies";
 
 beforeAll(() => {
   process.env.BATON_LOCAL_DELAY_MS = "0";
@@ -222,85 +223,7 @@ describe("retry-safe protocol", () => {
 });
 
 describe("malformed packets", () => {
-  const lists = [
-    "completed_work",
-    "in_progress",
-    "key_decisions",
-    "confirmed_facts",
-    "unknowns",
-    "must_preserve",
-    "files_modified",
-    "needs_authorization",
-  ];
-  const valid = () => ({ key: "valid-key", artifact: artifactOf() });
-  const without = (obj: Body, field: string) =>
-    Object.fromEntries(Object.entries(obj).filter(([k]) => k !== field));
-  const withArtifact = (patch: Body, drop?: string) => {
-    const artifact: Body = { ...artifactOf(), ...patch };
-    return { key: "valid-key", artifact: drop ? without(artifact, drop) : artifact };
-  };
-  const cases: [string, unknown, string | null][] = [
-    ["key missing", without(valid(), "key"), "key"],
-    ["key of the wrong type", { ...valid(), key: 42 }, "key"],
-    ["key with a space", { ...valid(), key: "bad key" }, "key"],
-    ["key starting with a dot", { ...valid(), key: ".hidden" }, "key"],
-    ["key with a slash", { ...valid(), key: "a/b" }, "key"],
-    ["key longer than 128 characters", { ...valid(), key: "k".repeat(129) }, "key"],
-    ["reserved key groom", { ...valid(), key: "groom" }, "key"],
-    ["key that is itself a secret", { ...valid(), key: `sk-${"a1B2c3D4".repeat(4)}` }, "key"],
-    ["artifact missing", without(valid(), "artifact"), "artifact"],
-    ["artifact of the wrong type", { ...valid(), artifact: "do the thing" }, "artifact"],
-    ["goal missing", withArtifact({}, "goal"), "artifact.goal"],
-    ["goal of the wrong type", withArtifact({ goal: 7 }), "artifact.goal"],
-    ["state_summary missing", withArtifact({}, "state_summary"), "artifact.state_summary"],
-    [
-      "state_summary of the wrong type",
-      withArtifact({ state_summary: null }),
-      "artifact.state_summary",
-    ],
-    ...lists.map((f): [string, unknown, string] => [
-      `${f} of the wrong type`,
-      withArtifact({ [f]: "one item" }),
-      `artifact.${f}`,
-    ]),
-    ...lists.map((f): [string, unknown, string] => [
-      `${f} item of the wrong type`,
-      withArtifact({ [f]: [3] }),
-      `artifact.${f}.0`,
-    ]),
-    [
-      "remaining_tasks of the wrong type",
-      withArtifact({ remaining_tasks: ["t1"] }),
-      "artifact.remaining_tasks.0",
-    ],
-    [
-      "remaining task without an id",
-      withArtifact({ remaining_tasks: [{ task: "x" }] }),
-      "artifact.remaining_tasks.0.id",
-    ],
-    [
-      "remaining task id of the wrong type",
-      withArtifact({ remaining_tasks: [{ id: 1, task: "x" }] }),
-      "artifact.remaining_tasks.0.id",
-    ],
-    [
-      "last_completed_step of the wrong type",
-      withArtifact({ last_completed_step: 5 }),
-      "artifact.last_completed_step",
-    ],
-    ["next_step of the wrong type", withArtifact({ next_step: ["x"] }), "artifact.next_step"],
-    ["misspelt artifact field", withArtifact({ must_preseve: ["x"] }), "artifact.must_preseve"],
-    ["revision of the wrong type", { ...valid(), revision: "2" }, "revision"],
-    ["revision zero", { ...valid(), revision: 0 }, "revision"],
-    ["fractional revision", { ...valid(), revision: 1.5 }, "revision"],
-    ["project of the wrong type", { ...valid(), project: 5 }, "project"],
-    ["repo of the wrong type", { ...valid(), repo: ["acme/api"] }, "repo"],
-    ["kind of the wrong type", { ...valid(), kind: 3 }, "kind"],
-    ["kind session, which only resets write", { ...valid(), kind: "session" }, "kind"],
-    ["created_by in the body", { ...valid(), created_by: "user:someone-else" }, null],
-    ["body that is an array", [valid()], null],
-    ["body that is not JSON", "{key: valid-key", null],
-  ];
+  const cases = malformedWriteBodies;
 
   it.each(cases)("%s → 400 with the field error, nothing stored", async (_name, body, field) => {
     const { headers } = await userWithToken();
@@ -499,6 +422,7 @@ describe("reading, listing and deleting", () => {
         "model",
         "profile",
         "redactions",
+        "dropped",
         "artifact",
         "markdown",
         "revision_kind",

@@ -50,7 +50,7 @@ function errorText(result: unknown): string {
 }
 
 describe("MCP /api/mcp", () => {
-  it("lists the four handoff tools, each described for the agent using it", async () => {
+  it("lists the five handoff tools, each described for the agent using it", async () => {
     const { token } = await userWithToken();
     const client = await connect(token);
     const { tools } = await client.listTools();
@@ -59,6 +59,7 @@ describe("MCP /api/mcp", () => {
       "get_handoff",
       "list_handoffs",
       "write_handoff",
+      "write_handoff_markdown",
     ]);
     const write = tools.find((t) => t.name === "write_handoff");
     expect(write?.description).toMatch(/retry-safe/i);
@@ -181,6 +182,43 @@ describe("MCP /api/mcp", () => {
       arguments: { key: "nope", artifact: { goal: "g", state_summary: "s" } },
     });
     expect(errorText(write)).toMatch(/^forbidden:scope/);
+  });
+
+  it("write_handoff_markdown takes the markdown write shape: a card is its artifact, other text is kept", async () => {
+    const { token, headers } = await userWithToken();
+    const client = await connect(token);
+    const card =
+      "# Handoff: Ship the exporter\n## State summary\nJSON done\n## Next step\nMarkdown\n";
+    const written = json(
+      await client.callTool({
+        name: "write_handoff_markdown",
+        arguments: { handoff_key: "md-card", project: "baton", repo: "acme/baton", body: card },
+      }),
+    );
+    expect(written).toMatchObject({
+      outcome: "stored",
+      handoff: {
+        key: "md-card",
+        project: "baton",
+        artifact: { goal: "Ship the exporter", state_summary: "JSON done", next_step: "Markdown" },
+      },
+    });
+    expect(written).not.toHaveProperty("saved_as_text");
+    const text = "Stopped at the backfill; check the cron job.";
+    const notes = json(
+      await client.callTool({
+        name: "write_handoff_markdown",
+        arguments: { handoff_key: "md-notes", body: text },
+      }),
+    );
+    expect(notes.saved_as_text).toMatch(/Not a handoff card/);
+    const stored = (await getHandoff(headers, "md-notes")).body;
+    expect(stored).toMatchObject({ markdown: text, artifact: { state_summary: text } });
+    const bad = await client.callTool({
+      name: "write_handoff_markdown",
+      arguments: { handoff_key: "groom", body: text },
+    });
+    expect(bad.isError).toBe(true);
   });
 
   it("rejects invalid tool input without storing anything", async () => {

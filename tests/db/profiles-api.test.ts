@@ -31,6 +31,8 @@ describe("POST /api/profiles refuses bad bodies with field errors and stores not
     ["0 steps", { ...writer, maxSteps: 0 }, "maxSteps"],
     ["201 steps", { ...writer, maxSteps: 201 }, "maxSteps"],
     ["a fraction of a step", { ...writer, maxSteps: 2.5 }, "maxSteps"],
+    ["a brief share of 0", { ...writer, briefShare: 0 }, "briefShare"],
+    ["a brief share above 1", { ...writer, briefShare: 1.5 }, "briefShare"],
     ["an unknown tool", { ...writer, tools: { allow: ["read_file", "rm_rf"] } }, "tools.allow.1"],
     ["tools as a bare list", { ...writer, tools: ["read_file"] }, "tools"],
     ["an unknown key in tools", { ...writer, tools: { allow: [], deny: [] } }, "tools.deny"],
@@ -93,6 +95,7 @@ describe("profiles: create, list, get, patch, delete", () => {
       resetThreshold: 0.8,
       compactThreshold: 0.5,
       maxSteps: 25,
+      briefShare: 0.2,
       tools: {
         allow: ["list_files", "read_file", "write_file", "edit_file", "delete_file", "update_plan"],
       },
@@ -107,6 +110,7 @@ describe("profiles: create, list, get, patch, delete", () => {
     });
     expect(Object.keys(created.body.profile).sort()).toEqual(
       [
+        "briefShare",
         "builtIn",
         "compactThreshold",
         "contextStrategy",

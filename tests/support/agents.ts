@@ -15,6 +15,7 @@ export interface TestAgent {
   toolsAllow?: string[];
   delegation?: Partial<ProfileDelegation>;
   maxSteps?: number;
+  briefShare?: number;
 }
 
 /** Stores the agents for `actor`; each may hand off unless its delegation says otherwise. */
@@ -30,6 +31,7 @@ export async function createAgents(actor: Actor, agents: TestAgent[]): Promise<v
         systemPrompt: agent.systemPrompt ?? `You are ${name}, agent ${agent.id}.`,
         model: agent.model ?? null,
         maxSteps: agent.maxSteps ?? 25,
+        ...(agent.briefShare !== undefined ? { briefShare: agent.briefShare } : {}),
         toolsAllow: agent.toolsAllow ?? [...BUILTIN_TOOL_ALLOW, "handoff_to_agent", "list_agents"],
         delegation: { ...DEFAULT_DELEGATION, canHandoff: true, ...agent.delegation },
       });

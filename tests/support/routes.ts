@@ -202,6 +202,14 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
       return [{ fromSession: 1 }];
     case "POST /api/handoffs":
       return [{ key: "forged-key", artifact }];
+    case "POST /api/handoffs/import":
+      return [
+        {
+          format: "markdown",
+          key: "forged-import",
+          markdown: "# Handoff: forged goal\n## State summary\nforged summary\n",
+        },
+      ];
     case "POST /api/handoffs/[key]/accept":
       return [{ id: victim.handoffId, receiver: "forged receiver" }];
     case "POST /api/handoffs/[key]/continue":
@@ -249,6 +257,8 @@ function queryFor(pattern: string): Record<string, string> {
       return { project: "p", repo: "r", state: "prepared", limit: "20" };
     case "/api/handoffs/[key]":
       return { revision: "1" };
+    case "/api/handoffs/export":
+      return { key: "forged-key", format: "json" };
     case "/api/threads/[id]/runs":
       return { request: randomUUID() };
     case "/api/threads/[id]/files/[...path]":

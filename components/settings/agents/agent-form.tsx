@@ -230,7 +230,7 @@ export function AgentForm({
             </select>
           </Field>
         </div>
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {(
             [
               [
@@ -239,6 +239,11 @@ export function AgentForm({
                 "Share of the window (0–1] that starts a reset.",
               ],
               ["compactThreshold", "Compact threshold", "At most the reset threshold."],
+              [
+                "briefShare",
+                "Brief share",
+                "Largest share of the window (0–1] the brief carried into a new session may take.",
+              ],
             ] as const
           ).map(([field, label, help]) => (
             <Field

@@ -1,0 +1,2 @@
+ALTER TABLE "agent_profiles" ADD COLUMN "brief_share" jsonb DEFAULT '0.2'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "handoff_revisions" ADD COLUMN "dropped" jsonb DEFAULT '[]'::jsonb NOT NULL;
