@@ -1,14 +1,12 @@
 "use client";
-// The chat view: useChat over Baton's SSE endpoint, sending only the new message (the server
-// holds the history), with stop, retry, regenerate, continue (a reply the server stopped while
-// writing) and edit-last-message; the thread's sessions with live context resets (queueing what
-// is sent meanwhile), manual resets, the context meter, long-thread paging and sharing; tool
-// calls with their approvals, the plan checklist and the Files panel; and messages the server
-// answers on its own, followed by polling.
-import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+// The chat view: the thread's list and composer over useChat (use-baton-chat.ts), with stop,
+// retry, regenerate, continue and edit-last-message; replies the server streams that this tab
+// did not start, followed live (use-live-streams.ts) and placed under their questions
+// (lib/chat/live-messages.ts); sessions with live context resets (queueing what is sent
+// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), the
+// context meter, long-thread paging and sharing; tool calls with their approvals, the plan
+// checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import { toast } from "sonner";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
@@ -19,12 +17,23 @@ import {
   nextAnswering,
   progressKey,
 } from "@/lib/chat/answering";
-import { type ChatBodyKind, chatRequestBody } from "@/lib/chat/chat-body";
-import { formatMessages, inThreadOrder, messageGaps } from "@/lib/chat/format-messages";
-import { queuedMessages, reconcileMessages, runningReset } from "@/lib/chat/live-messages";
+import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
+import {
+  carriesResetOf,
+  queuedMessages,
+  runningResetIn,
+  stillAnswering,
+  withLiveMessages,
+} from "@/lib/chat/live-messages";
 import { replyRequestIds } from "@/lib/chat/run-timeline";
-import { type ApprovalDecision, pendingApprovalIds } from "@/lib/chat/tool-view";
-import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
+import { pendingApprovalIds } from "@/lib/chat/tool-view";
+import type {
+  ActiveResetView,
+  ChatMessage,
+  ContextPart,
+  LiveStream,
+  SessionSummary,
+} from "@/lib/chat/types";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
 import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
@@ -33,21 +42,25 @@ import { ContextMeter } from "./context-meter";
 import { actionsFor } from "./message-actions";
 import { MessageList } from "./message-list";
 import type { ModelOption } from "./model-select";
-import { withManualResetPlaceholder } from "./reset-placeholder";
-import { announceAgentHandoff, announceReset, currentSessionNumber } from "./session-live";
+import { withResetPlaceholder } from "./reset-placeholder";
+import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
+import { useBatonChat } from "./use-baton-chat";
+import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
 import { useQueuedMessages } from "./use-queued-messages";
+import { useStop } from "./use-stop";
+import { useStreamData } from "./use-stream-data";
 import { useThreadAgent } from "./use-thread-agent";
 import {
   coverageOf,
   type FetchPage,
   fetchThreadPage,
-  PAGE_SIZE,
   type ThreadPage,
   useThreadPages,
 } from "./use-thread-pages";
+import { useThreadRefresh } from "./use-thread-refresh";
 
 export interface ChatPanelProps {
   threadId: string;
@@ -60,6 +73,10 @@ export interface ChatPanelProps {
   olderCursor: number | null;
   /** User messages the server is still answering on its own (`ThreadView.answering`). */
   initialAnswering?: string[];
+  /** Replies the server is streaming now (`ThreadView.live`), followed from their start. */
+  initialLive?: LiveStream[];
+  /** The reset running now (`ThreadView.reset`). */
+  initialReset?: ActiveResetView | null;
   models: ModelOption[];
   initialModel: string;
   /** The agents the thread may run with, and the slug of the one it runs with. */
@@ -76,6 +93,8 @@ export function ChatPanel({
   initialContext,
   olderCursor,
   initialAnswering,
+  initialLive,
+  initialReset,
   models,
   initialModel,
   agents,
@@ -87,96 +106,49 @@ export function ChatPanel({
   const { agent, setAgent, changeAgent } = useThreadAgent({ threadId, initialAgent });
   const [input, setInput] = useState("");
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
+  // The reset the server reports running (a reloaded page, another tab's manual reset).
+  const [serverReset, setServerReset] = useState<ActiveResetView | null>(initialReset ?? null);
   // Set when a turn, a queued answer or a reset ended: the stored thread is then re-read once
   // things are quiet, so the list matches a reload (seqs, sessions, counts).
   const [stale, setStale] = useState(false);
   const markStale = useCallback(() => setStale(true), []);
-  const modelRef = useRef(model);
-  modelRef.current = model;
-  // Only a new chat's request names its agent: the server reads it to create the thread.
-  const requestAgent = useRef<string | undefined>(undefined);
-  requestAgent.current = isNew ? agent : undefined;
   const startedRef = useRef(!isNew);
-  const sessionsRef = useRef(sessions);
-  sessionsRef.current = sessions;
-  // Approval ids answered "Allow for this session", named in the answer's request body.
-  const allowForSession = useRef(new Set<string>());
-  const requestKind = useRef<ChatBodyKind>("message");
-  // A refused approval answer or continue: told in a toast, not shown as a failed reply.
-  const [refusedRequest, setRefusedRequest] = useState<Error | null>(null);
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<ChatMessage>({
-        api: "/api/chat",
-        prepareSendMessagesRequest: (request) => {
-          const { kind, body } = chatRequestBody(request, {
-            model: modelRef.current,
-            profile: requestAgent.current,
-            allowForSession: allowForSession.current,
-          });
-          requestKind.current = kind;
-          return { body };
-        },
-      }),
-    [],
-  );
+  const onData = useStreamData({ setContext, setAgent, sessions });
 
   const {
     messages,
     setMessages,
     sendMessage,
     status,
-    stop,
     regenerate,
-    error: chatError,
+    error,
     clearError,
-    addToolApprovalResponse,
-  } = useChat<ChatMessage>({
-    id: threadId,
-    messages: initialMessages,
     transport,
-    experimental_throttle: 40,
-    // Answering the last approval of a step sends the answers (see lib/chat/chat-body.ts).
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onData: (part) => {
-      if (part.type === "data-context") setContext(part.data);
-      else if (part.type === "data-context-reset") announceReset(part.data, sessionsRef.current);
-      else if (part.type === "data-agent-handoff") {
-        announceAgentHandoff(part.data);
-        // The thread now runs with the target: the header's agent follows at once.
-        setAgent(part.data.to.id);
-      }
-    },
-    onFinish: () => {
-      notifyThreadsChanged();
-      setStale(true);
-    },
-    onError: (err) => {
-      toast.error(readableError(err));
-      // A refused approval answer (another tab answered first, or the session ended) or
-      // continue (the reply was continued elsewhere, or can no longer be): re-read the thread so
-      // the row shows how things stand.
-      if (requestKind.current === "approval" || requestKind.current === "continue") {
-        setStale(true);
-        setRefusedRequest(err);
-      }
-    },
+    continueReply,
+    answerApproval,
+  } = useBatonChat({
+    threadId,
+    initialMessages,
+    model,
+    agent: isNew ? agent : undefined,
+    onData,
+    onSettled: markStale,
   });
-  const error = chatError && chatError !== refusedRequest ? chatError : undefined;
 
-  const { queued, setQueued, queueMessage, abortQueued } = useQueuedMessages({
+  const { queued, setQueued, queueMessage } = useQueuedMessages({
     threadId,
     transport,
     onContext: setContext,
     onSettled: markStale,
   });
+  const live = useLiveStreams({ threadId, onData, onSettled: markStale });
+  const { follow, clearEnded } = live;
 
   const fetchPage = useCallback<FetchPage>(
     (query) => fetchThreadPage(`/api/threads/${threadId}`, query),
@@ -196,7 +168,7 @@ export function ChatPanel({
 
   const queuedInFlight = queued.some((entry) => !entry.done);
   const chatBusy = status === "submitted" || status === "streaming";
-  const busy = chatBusy || queuedInFlight;
+  const busy = chatBusy || queuedInFlight || live.following;
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((m) => m.role === "user");
   const threadExists = !isNew || messages.length > 0;
@@ -214,51 +186,61 @@ export function ChatPanel({
     setTimeout(notifyThreadsChanged, 300);
   }, [isNew, messages.length, threadId]);
 
-  const latest = useRef({ messages, queued, status, busy });
-  latest.current = { messages, queued, status, busy };
-
-  /** Re-reads the newest page and sessions; merges the messages only if nothing is streaming. */
-  const refreshing = useRef(false);
-  const refresh = useCallback(async () => {
-    if (refreshing.current) return;
-    refreshing.current = true;
-    try {
-      const page = await fetchPage({ limit: PAGE_SIZE });
+  const refresh = useThreadRefresh({
+    fetchPage,
+    now: { messages, queued, status, busy, followed: live.followed },
+    initialLive,
+    follow,
+    onPage: (page) => {
       setSessions(page.sessions);
       // A run may have handed the thread to another agent.
       if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
+      setServerReset(page.reset ?? null);
       addCoverage(coverageOf({}, page));
-      const now = latest.current;
-      if (now.busy) {
-        setStale(true);
-        return;
-      }
+    },
+    onQuiet: (page, merged) => {
       setAnswering((previous) => nextAnswering(previous, page));
-      setMessages(
-        reconcileMessages([...now.messages, ...queuedMessages(now.queued, true)], page.messages),
-      );
+      setMessages(merged);
       setQueued([]);
-    } catch {
-      // The live copies stay; nothing sent is dropped from view.
-      const now = latest.current;
-      if (!now.busy && now.queued.length > 0) {
-        setMessages(inThreadOrder([...now.messages, ...queuedMessages(now.queued, true)]));
-        setQueued([]);
-      }
-    } finally {
-      refreshing.current = false;
-    }
-  }, [fetchPage, addCoverage, setMessages, setQueued, setAgent]);
+      clearEnded();
+    },
+    onBusy: markStale,
+    onFailed: (kept) => {
+      setMessages(kept);
+      setQueued([]);
+    },
+  });
+
+  // Every reply streaming now: this tab's own, its queued messages' and the followed ones.
+  const liveReplies = useMemo(
+    () => [
+      ...(chatBusy && lastMessage?.role === "assistant" ? [lastMessage] : []),
+      ...queued.flatMap((entry) => (entry.answer && !entry.done ? [entry.answer] : [])),
+      ...live.followed.flatMap((entry) => (entry.message && !entry.done ? [entry.message] : [])),
+    ],
+    [chatBusy, lastMessage, queued, live.followed],
+  );
+  const liveReset = runningResetIn(liveReplies);
+  // The server's reset, unless a reply this tab holds carries it: its part is then the truth.
+  const pendingServerReset =
+    serverReset &&
+    !carriesResetOf(
+      [lastMessage, ...queued.map((e) => e.answer), ...live.followed.map((e) => e.message)],
+      sessions.find((s) => s.number === serverReset.fromSession)?.id,
+    )
+      ? serverReset
+      : null;
 
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
     currentSession,
+    resetRunning: liveReset !== null || pendingServerReset !== null,
     refresh,
     onSettled: markStale,
   });
-  const liveReset = chatBusy ? runningReset(lastMessage) : null;
-  const queueing = liveReset?.event === "input_blocked" || manualReset !== null;
+  const queueing =
+    liveReset?.event === "input_blocked" || manualReset !== null || pendingServerReset !== null;
 
   useEffect(() => {
     if (!stale || busy || manualReset || !threadExists) return;
@@ -274,13 +256,18 @@ export function ChatPanel({
     progressKey: progressKey(answering),
     poll: refresh,
   });
-  const answeringRows = useMemo(() => answeringIds(answering), [answering]);
-
+  // A reset no stream of this tab carries: re-read the thread until it has ended.
+  useAnsweringPoll({
+    active: pendingServerReset !== null && !manualReset,
+    progressKey: pendingServerReset?.startedAt ?? "",
+    poll: refresh,
+  });
   const submit = useCallback(() => {
     const text = input.trim();
     if (!text) return;
     clearError();
-    if (queueing) {
+    if (queueing || (busy && !chatBusy)) {
+      // useChat is free but the thread is not: the message goes by its own request.
       void queueMessage(text);
     } else if (editingId) {
       void sendMessage({ text, messageId: editingId });
@@ -289,14 +276,9 @@ export function ChatPanel({
       void sendMessage({ text });
     }
     setInput("");
-  }, [input, editingId, sendMessage, clearError, queueing, queueMessage]);
+  }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
-  const onStop = useCallback(() => {
-    const streamingId = lastMessage?.role === "assistant" ? lastMessage.id : null;
-    if (streamingId && chatBusy) setStoppedIds((s) => new Set(s).add(streamingId));
-    if (chatBusy) void stop();
-    abortQueued();
-  }, [lastMessage, stop, chatBusy, abortQueued]);
+  const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
 
   const editLast = useCallback(() => {
     if (!lastUser) return;
@@ -304,46 +286,28 @@ export function ChatPanel({
     setInput(lastUser.parts.map((p) => (p.type === "text" ? p.text : "")).join(""));
   }, [lastUser]);
 
-  /**
-   * Continues an interrupted reply: the AI SDK appends the stream to the last assistant message
-   * when no new message is sent, and the body names it (lib/chat/chat-body.ts). The row reads as
-   * a reply in progress meanwhile; a refusal re-reads the stored copy, which is still
-   * interrupted.
-   */
-  const continueReply = useCallback(
-    (messageId: string) => {
-      clearError();
-      setMessages((current) =>
-        current.map((m) =>
-          m.id === messageId ? { ...m, metadata: { ...m.metadata, status: "partial" } } : m,
-        ),
-      );
-      void sendMessage(undefined, { body: { continueMessageId: messageId } });
-    },
-    [clearError, setMessages, sendMessage],
-  );
-
-  const answerApproval = useCallback(
-    (approvalId: string, decision: ApprovalDecision) => {
-      if (decision === "allow_session") allowForSession.current.add(approvalId);
-      void addToolApprovalResponse({ id: approvalId, approved: decision !== "deny" });
-    },
-    [addToolApprovalResponse],
-  );
-
   const chatIds = useMemo(() => new Set(messages.map((m) => m.id)), [messages]);
   const listMessages = useMemo(() => {
     const older = pages.loaded.filter((m) => !chatIds.has(m.id));
-    return [...older, ...messages, ...queuedMessages(queued)];
-  }, [pages.loaded, chatIds, messages, queued]);
+    return withLiveMessages([...older, ...messages, ...queuedMessages(queued)], live.followed);
+  }, [pages.loaded, chatIds, messages, queued, live.followed]);
 
   const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
+  const answeringRows = useMemo(
+    () => stillAnswering(answeringIds(answering), live.followed, listMessages),
+    [answering, live.followed, listMessages],
+  );
+  const streamingIds = useMemo(() => new Set(liveReplies.map((m) => m.id)), [liveReplies]);
 
   const formatted = useMemo(() => {
     const gaps = messageGaps({ sessions, messages: listMessages, covered: pages.covered });
     const result = formatMessages(listMessages, sessions, { gaps });
-    return withManualResetPlaceholder(result, manualReset, queued);
-  }, [listMessages, sessions, pages.covered, manualReset, queued]);
+    const queuedIds = new Set(
+      listMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
+    );
+    for (const entry of queued) queuedIds.add(entry.user.id);
+    return withResetPlaceholder(result, manualReset ?? pendingServerReset, queuedIds);
+  }, [listMessages, sessions, pages.covered, manualReset, pendingServerReset, queued]);
 
   const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
     threadId,
@@ -390,7 +354,7 @@ export function ChatPanel({
             items={formatted.items}
             sessionStartIndex={formatted.sessionStartIndex}
             sessionAgents={formatted.sessionAgents}
-            streamingId={chatBusy && lastMessage?.role === "assistant" ? lastMessage.id : null}
+            streamingIds={streamingIds}
             busy={busy}
             stoppedIds={stoppedIds}
             failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}

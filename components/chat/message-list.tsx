@@ -81,8 +81,8 @@ export interface MessageListProps {
   sessionStartIndex: Record<number, number>;
   /** Each session's agent, in a thread that names its agents (`FormattedMessages`). */
   sessionAgents?: Record<number, AgentRef>;
-  /** The assistant message being streamed, if any. */
-  streamingId?: string | null;
+  /** The assistant messages being streamed (this tab's own, and replies it follows). */
+  streamingIds?: ReadonlySet<string>;
   busy?: boolean;
   stoppedIds?: ReadonlySet<string>;
   failedId?: string | null;
@@ -101,7 +101,7 @@ export function MessageList({
   items,
   sessionStartIndex,
   sessionAgents,
-  streamingId = null,
+  streamingIds = NO_IDS,
   busy = false,
   stoppedIds = NO_IDS,
   failedId = null,
@@ -250,14 +250,17 @@ export function MessageList({
   );
 
   // Only the last row of a streaming message (after a split, its new session's half) animates.
-  const streamingIndex = useMemo(() => {
-    if (!streamingId) return -1;
+  const streamingRows = useMemo(() => {
+    const rows = new Set<number>();
+    const seen = new Set<string>();
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
-      if (item?.kind === "message" && item.message.id === streamingId) return i;
+      if (item?.kind !== "message" || !streamingIds.has(item.message.id)) continue;
+      if (!seen.has(item.message.id)) rows.add(i);
+      seen.add(item.message.id);
     }
-    return -1;
-  }, [items, streamingId]);
+    return rows;
+  }, [items, streamingIds]);
 
   const renderItem = (item: ListItem, index: number): ReactNode => {
     switch (item.kind) {
@@ -265,7 +268,7 @@ export function MessageList({
         return (
           <MessageView
             message={item.message}
-            streaming={index === streamingIndex}
+            streaming={streamingRows.has(index)}
             stopped={stoppedIds.has(item.message.id)}
             failed={item.message.id === failedId}
             answering={answeringIds.has(item.message.id)}

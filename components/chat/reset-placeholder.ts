@@ -1,14 +1,19 @@
-// A manual reset runs outside the stream: its placeholder divider goes after what was sent
+// A reset the list has no live part for — a manual reset (it runs outside the stream), or one a
+// reloaded page learned of from the thread API — gets a placeholder divider after what was sent
 // before it, above the messages queued behind it, until the stored session replaces it.
 import type { ListItem } from "@/lib/chat/format-messages";
-import type { QueuedEntry } from "@/lib/chat/live-messages";
+import type { SessionTrigger } from "@/lib/chat/types";
 
-export function withManualResetPlaceholder<
+export interface PendingReset {
+  fromSession: number;
+  trigger?: SessionTrigger;
+}
+
+export function withResetPlaceholder<
   T extends { items: ListItem[]; sessionStartIndex: Record<number, number> },
->(result: T, manualReset: { fromSession: number } | null, queued: readonly QueuedEntry[]): T {
-  const upcoming = (manualReset?.fromSession ?? 0) + 1;
-  if (!manualReset || result.sessionStartIndex[upcoming] !== undefined) return result;
-  const queuedIds = new Set(queued.map((e) => e.user.id));
+>(result: T, reset: PendingReset | null, queuedIds: ReadonlySet<string>): T {
+  const upcoming = (reset?.fromSession ?? 0) + 1;
+  if (!reset || result.sessionStartIndex[upcoming] !== undefined) return result;
   const at = result.items.findIndex(
     (item) => item.kind === "message" && queuedIds.has(item.message.id),
   );
@@ -21,7 +26,7 @@ export function withManualResetPlaceholder<
       number: upcoming,
       model: "",
       profile: "",
-      trigger: "manual",
+      trigger: reset.trigger ?? "manual",
       startedAt: "",
       endedAt: null,
       firstSeq: null,

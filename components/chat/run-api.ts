@@ -1,20 +1,13 @@
 // The run timeline's calls: the run that answered a message, its journal, and the agents'
-// display names. Responses are parsed so a changed API fails loudly here instead of rendering
-// `undefined`.
+// display names, through the one API client (parsed responses, one error type).
 import { z } from "zod";
 import {
   type RunEventsResponse,
   runEventsResponseSchema,
   runLookupResponseSchema,
 } from "@/lib/agents/journal-schemas";
+import { get } from "@/lib/api/client";
 import type { AgentNames } from "@/lib/chat/run-timeline";
-
-const errorBodySchema = z.object({ error: z.object({ message: z.string() }) });
-
-async function failure(response: Response, fallback: string): Promise<Error> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return new Error(parsed.success ? parsed.data.error.message : fallback);
-}
 
 const threadPath = (threadId: string) => `/api/threads/${encodeURIComponent(threadId)}`;
 
@@ -25,16 +18,16 @@ export async function fetchReplyJournal(
   signal?: AbortSignal,
 ): Promise<RunEventsResponse | null> {
   const query = new URLSearchParams({ request: requestMessageId });
-  const found = await fetch(`${threadPath(threadId)}/runs?${query}`, { cache: "no-store", signal });
-  if (!found.ok) throw await failure(found, "Couldn't find the run behind this reply.");
-  const { run } = runLookupResponseSchema.parse(await found.json());
+  const { run } = await get(`${threadPath(threadId)}/runs?${query}`, runLookupResponseSchema, {
+    fallback: "Couldn't find the run behind this reply.",
+    signal,
+  });
   if (!run) return null;
-  const response = await fetch(
+  return get(
     `${threadPath(threadId)}/runs/${encodeURIComponent(run.id)}/events`,
-    { cache: "no-store", signal },
+    runEventsResponseSchema,
+    { fallback: "Couldn't load the run's journal.", signal },
   );
-  if (!response.ok) throw await failure(response, "Couldn't load the run's journal.");
-  return runEventsResponseSchema.parse(await response.json());
 }
 
 const profilesSchema = z.object({
@@ -47,10 +40,8 @@ const profilesSchema = z.object({
  */
 export async function fetchAgentNames(signal?: AbortSignal): Promise<AgentNames> {
   try {
-    const response = await fetch("/api/profiles", { cache: "no-store", signal });
-    if (!response.ok) return new Map();
-    const parsed = profilesSchema.safeParse(await response.json());
-    return new Map(parsed.success ? parsed.data.profiles.map((p) => [p.id, p.name]) : []);
+    const { profiles } = await get("/api/profiles", profilesSchema, { signal });
+    return new Map(profiles.map((p) => [p.id, p.name]));
   } catch {
     return new Map();
   }

@@ -3,8 +3,10 @@
 // copies it, and revokes it.
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { copyText } from "@/components/ui/clipboard";
+import { del, post } from "@/lib/api/client";
 
 type LinkState =
   | { kind: "idle" }
@@ -13,12 +15,7 @@ type LinkState =
   | { kind: "revoked" }
   | { kind: "error"; message: string };
 
-async function errorMessage(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as {
-    error?: { message?: string };
-  } | null;
-  return body?.error?.message ?? `The server answered ${response.status}.`;
-}
+const shareAnswer = z.object({ url: z.string() });
 
 export function SharePanel({ threadId, disabled }: { threadId: string; disabled: boolean }) {
   const [open, setOpen] = useState(false);
@@ -30,9 +27,7 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
   const share = async () => {
     setLink({ kind: "loading" });
     try {
-      const response = await fetch(`/api/threads/${threadId}/share`, { method: "POST" });
-      if (!response.ok) throw new Error(await errorMessage(response));
-      const body = (await response.json()) as { url: string };
+      const body = await post(`/api/threads/${threadId}/share`, undefined, shareAnswer);
       setLink({ kind: "shared", url: body.url });
     } catch (error) {
       setLink({ kind: "error", message: error instanceof Error ? error.message : "Failed." });
@@ -42,8 +37,7 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
   const revoke = async () => {
     setLink({ kind: "loading" });
     try {
-      const response = await fetch(`/api/threads/${threadId}/share`, { method: "DELETE" });
-      if (!response.ok) throw new Error(await errorMessage(response));
+      await del(`/api/threads/${threadId}/share`);
       setLink({ kind: "revoked" });
       toast("Share link revoked");
     } catch (error) {

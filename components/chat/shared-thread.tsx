@@ -10,15 +10,13 @@ import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import { usePlan } from "@/components/workspace/use-plan";
 import { sharedWorkspaceBase } from "@/components/workspace/workspace-api";
+import { get } from "@/lib/api/client";
+import { sharedThreadPageSchema } from "@/lib/api/thread-schemas";
 import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
-import {
-  ShareAnchors,
-  type SharedSessionSummary,
-  type SharedThreadPage,
-} from "@/lib/chat/share-anchors";
+import { ShareAnchors, type SharedSessionSummary } from "@/lib/chat/share-anchors";
 import type { ChatMessage, SessionSummary } from "@/lib/chat/types";
 import { MessageList } from "./message-list";
-import { coverageOf, type FetchPage, fetchPageAt, useThreadPages } from "./use-thread-pages";
+import { coverageOf, type FetchPage, useThreadPages } from "./use-thread-pages";
 
 export function SharedThread({
   token,
@@ -55,8 +53,10 @@ export function SharedThread({
       const params = known.params(query);
       if (!params) throw new Error("This part of the thread cannot be opened.");
       params.set("limit", String(limit));
-      const page = await fetchPageAt<SharedThreadPage>(
+      const page = await get(
         `/share/${encodeURIComponent(token)}/messages?${params}`,
+        sharedThreadPageSchema,
+        { fallback: "Couldn't load these messages." },
       );
       known.addSessions(page.sessions);
       known.addPage(coverageOf(query, page), page);

@@ -16,6 +16,7 @@ export function StatusIcon({ status }: { status: ToolStatus }) {
     error: "M4.5 4.5l7 7M11.5 4.5l-7 7",
     denied: "M3.8 12.2l8.4-8.4M14 8A6 6 0 1 1 2 8a6 6 0 0 1 12 0z",
     awaiting_approval: "M8 4.5V8l2.5 1.5M14 8A6 6 0 1 1 2 8a6 6 0 0 1 12 0z",
+    stopped: "M5.5 5.5h5v5h-5zM14 8A6 6 0 1 1 2 8a6 6 0 0 1 12 0z",
   };
   return (
     <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 shrink-0">

@@ -24,6 +24,7 @@ const STATUS_STYLES: Record<ToolStatus, string> = {
   done: "text-emerald-700 dark:text-emerald-400",
   error: "text-red-700 dark:text-red-400",
   denied: "text-zinc-700 dark:text-zinc-300",
+  stopped: "text-zinc-700 dark:text-zinc-300",
 };
 
 function Chevron({ open }: { open: boolean }) {
@@ -45,6 +46,7 @@ const BODY_LABELS: Record<ToolStatus, string> = {
   done: "Result",
   error: "Error",
   denied: "Reason",
+  stopped: "Result",
 };
 
 /** The first line of an expanded card: how an answered call was decided, then its outcome. */

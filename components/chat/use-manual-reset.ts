@@ -1,18 +1,29 @@
 "use client";
-// "New session with handoff": the manual reset runs outside the chat stream (its own POST), with
-// a placeholder divider meanwhile and a cancel that races it; the outcome is told in a toast.
-import { useCallback, useRef, useState } from "react";
+// "Reset context" from the header, and "Cancel reset" on a reset's placeholder. A cancel reads
+// "Cancelling…" until the server's outcome shows — the reset's terminal event in a stream, or a
+// re-read thread with no reset running — never just until the cancel request answered.
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { errorOf } from "./chat-errors";
+import { z } from "zod";
+import { ApiError, post } from "@/lib/api/client";
+
+// A committed reset answers its session; one the user cancelled answers that outcome.
+const resetAnswer = z.union([
+  z.object({ session: z.object({ number: z.number() }) }),
+  z.object({ cancelled: z.literal(true), fromSession: z.number() }),
+]);
 
 export function useManualReset({
   threadId,
   currentSession,
+  resetRunning,
   refresh,
   onSettled,
 }: {
   threadId: string;
   currentSession: number;
+  /** Whether any reset still shows as running (this tab's, a followed stream's, the server's). */
+  resetRunning: boolean;
   /** Re-reads the thread so the new divider replaces the placeholder in the same update. */
   refresh: () => Promise<void>;
   /** Called once the reset ended, however it ended. */
@@ -27,28 +38,18 @@ export function useManualReset({
     cancelRequested.current = false;
     setManualReset({ fromSession });
     try {
-      const response = await fetch(`/api/threads/${threadId}/reset`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ fromSession }),
-      });
-      if (response.ok) {
-        const body = (await response.json()) as
-          | { session: { number: number } }
-          | { cancelled: true; fromSession: number };
-        if ("cancelled" in body) {
-          toast(`Context reset cancelled — continuing in session ${fromSession}`);
-          return;
-        }
-        await refresh();
-        toast(`Session ${body.session.number} started — context was reset`);
-      } else if (cancelRequested.current) {
+      const body = await post(`/api/threads/${threadId}/reset`, { fromSession }, resetAnswer);
+      await refresh();
+      if ("session" in body) toast(`Session ${body.session.number} started — context was reset`);
+      else toast(`Context reset cancelled — continuing in session ${fromSession}`);
+    } catch (error) {
+      if (cancelRequested.current && error instanceof ApiError && error.status > 0) {
         toast(`Context reset cancelled — continuing in session ${fromSession}`);
+      } else if (error instanceof ApiError && error.status > 0) {
+        toast.error(`Context reset failed: ${error.message}`);
       } else {
-        toast.error(`Context reset failed: ${(await errorOf(response)).message}`);
+        toast.error("Could not reach the server to reset the context.");
       }
-    } catch {
-      toast.error("Could not reach the server to reset the context.");
     } finally {
       setManualReset(null);
       onSettled();
@@ -60,26 +61,29 @@ export function useManualReset({
       setCancelling(true);
       cancelRequested.current = true;
       try {
-        const response = await fetch(`/api/threads/${threadId}/reset/cancel`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ fromSession }),
-        });
-        if (response.status === 409) {
-          cancelRequested.current = false;
-          toast("The reset had already completed.");
-        } else if (!response.ok) {
-          cancelRequested.current = false;
-          toast.error(`Could not cancel the reset: ${(await errorOf(response)).message}`);
-        }
-      } catch {
-        toast.error("Could not reach the server to cancel the reset.");
-      } finally {
+        await post(`/api/threads/${threadId}/reset/cancel`, { fromSession }, z.unknown());
+        // Accepted: the placeholder keeps saying "Cancelling…" until the outcome shows.
+        refresh().catch(() => undefined);
+      } catch (error) {
+        cancelRequested.current = false;
         setCancelling(false);
+        if (error instanceof ApiError && error.status === 409) {
+          toast("The reset had already completed.");
+        } else if (error instanceof ApiError && error.status > 0) {
+          toast.error(`Could not cancel the reset: ${error.message}`);
+        } else {
+          toast.error("Could not reach the server to cancel the reset.");
+        }
+        void refresh();
       }
     },
-    [threadId],
+    [threadId, refresh],
   );
+
+  // The outcome arrived (or the reset was gone already): the button may read as before.
+  useEffect(() => {
+    if (cancelling && !resetRunning && manualReset === null) setCancelling(false);
+  }, [cancelling, resetRunning, manualReset]);
 
   return { manualReset, cancelling, startManualReset, cancelReset };
 }

@@ -1,8 +1,9 @@
 "use client";
 // Messages sent while a reset runs: useChat is busy with the reset's stream, so each is sent by
 // its own POST through the same transport and its answer is folded into a message as it streams.
+// Nothing aborts these requests: a stop reaches the server through its own route.
 import { type ChatTransport, readUIMessageStream, type UIMessageChunk } from "ai";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { toast } from "sonner";
 import type { QueuedEntry } from "@/lib/chat/live-messages";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
@@ -21,7 +22,6 @@ export function useQueuedMessages({
   onSettled: () => void;
 }) {
   const [queued, setQueued] = useState<QueuedEntry[]>([]);
-  const aborts = useRef(new Map<string, AbortController>());
 
   const queueMessage = useCallback(
     async (text: string) => {
@@ -31,8 +31,6 @@ export function useQueuedMessages({
         parts: [{ type: "text", text }],
         metadata: { status: "queued" },
       };
-      const controller = new AbortController();
-      aborts.current.set(user.id, controller);
       setQueued((entries) => [...entries, { user, answer: null, done: false }]);
       const update = (patch: Partial<QueuedEntry>) =>
         setQueued((entries) =>
@@ -44,7 +42,7 @@ export function useQueuedMessages({
           messages: [user],
           trigger: "submit-message",
           messageId: undefined,
-          abortSignal: controller.signal,
+          abortSignal: undefined,
         });
         // Transient parts never reach the folded message: read the context reading here.
         const tapped = chunks.pipeThrough(
@@ -62,9 +60,8 @@ export function useQueuedMessages({
           update({ answer });
         }
       } catch (err) {
-        if (!controller.signal.aborted) toast.error(readableError(err));
+        toast.error(readableError(err));
       } finally {
-        aborts.current.delete(user.id);
         update({ done: true });
         onSettled();
       }
@@ -72,9 +69,5 @@ export function useQueuedMessages({
     [transport, threadId, onContext, onSettled],
   );
 
-  const abortQueued = useCallback(() => {
-    for (const controller of aborts.current.values()) controller.abort();
-  }, []);
-
-  return { queued, setQueued, queueMessage, abortQueued };
+  return { queued, setQueued, queueMessage };
 }

@@ -4,8 +4,16 @@
 // a placeholder stands for when it nears the view.
 import { useCallback, useRef, useState } from "react";
 import { toast } from "sonner";
+import { get } from "@/lib/api/client";
+import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
-import type { ChatMessage, ContextPart, SessionSummary } from "@/lib/chat/types";
+import type {
+  ActiveResetView,
+  ChatMessage,
+  ContextPart,
+  LiveStream,
+  SessionSummary,
+} from "@/lib/chat/types";
 
 /** Messages per page fetched while scrolling (the thread API allows up to 500). */
 export const PAGE_SIZE = 100;
@@ -23,6 +31,9 @@ export interface ThreadPage {
   answering?: string[];
   /** The thread API's thread: the agent it runs with now (the shared view has none). */
   thread?: { title?: string; profile?: string };
+  /** The thread API only: replies streaming now, and the reset running now. */
+  live?: LiveStream[];
+  reset?: ActiveResetView | null;
 }
 
 export interface PageQuery {
@@ -33,26 +44,16 @@ export interface PageQuery {
 export type FetchPage = (query: PageQuery & { limit: number }) => Promise<ThreadPage>;
 
 /** Fetches a page of the thread API (`/api/threads/<id>`) by seq. */
-export async function fetchThreadPage(
+export function fetchThreadPage(
   base: string,
   query: PageQuery & { limit: number },
-): Promise<ThreadPage> {
+): Promise<ThreadViewPage> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.beforeSeq !== undefined) params.set("beforeSeq", String(query.beforeSeq));
   if (query.fromSeq !== undefined) params.set("fromSeq", String(query.fromSeq));
-  return fetchPageAt(`${base}?${params}`);
-}
-
-/** GETs one page; a failed answer throws with the server's message. */
-export async function fetchPageAt<T = ThreadPage>(url: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as {
-      error?: { message?: string };
-    } | null;
-    throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
-  }
-  return (await response.json()) as T;
+  return get(`${base}?${params}`, threadViewPageSchema, {
+    fallback: "Couldn't load the thread.",
+  });
 }
 
 /**

@@ -6,8 +6,9 @@ import { useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { ApiError } from "@/lib/api/client";
 import type { OpenHandoff } from "@/lib/handoff-api/handoffs";
-import { ContinueError, continueFromHandoff } from "./continue-api";
+import { continueFromHandoff } from "./continue-api";
 
 export function ContinuePanel({ handoffs }: { handoffs: OpenHandoff[] }) {
   const pathname = usePathname();
@@ -31,7 +32,7 @@ export function ContinuePanel({ handoffs }: { handoffs: OpenHandoff[] }) {
       router.push(`/chat/${id}`);
     } catch (error) {
       setPendingKey(null);
-      if (error instanceof ContinueError && error.code?.startsWith("conflict:")) {
+      if (error instanceof ApiError && error.code?.startsWith("conflict:")) {
         toast.error("That handoff has changed", { description: error.message });
         router.refresh();
         return;

@@ -1,43 +1,33 @@
-// The settings page's calls to /api/tokens and /api/handoffs/groom. Responses are parsed so a
-// changed API fails loudly here instead of rendering `undefined`.
+// The settings page's calls to /api/tokens and /api/handoffs/groom, through the one API client
+// (parsed responses, one error type).
 import { z } from "zod";
+import { del, get, post } from "@/lib/api/client";
 import { groomResultSchema, type TokenView, tokenViewSchema } from "@/lib/handoff-api/schemas";
 
-const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
-
-async function failure(response: Response, fallback: string): Promise<Error> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return new Error(parsed.success ? parsed.data.error.message : fallback);
-}
-
 export async function fetchTokens(): Promise<TokenView[]> {
-  const response = await fetch("/api/tokens", { cache: "no-store" });
-  if (!response.ok) throw await failure(response, "Couldn't load your tokens.");
-  return z.object({ tokens: z.array(tokenViewSchema) }).parse(await response.json()).tokens;
+  const schema = z.object({ tokens: z.array(tokenViewSchema) });
+  return (await get("/api/tokens", schema, { fallback: "Couldn't load your tokens." })).tokens;
 }
 
-export async function createToken(input: {
+export function createToken(input: {
   name: string;
   scopes: TokenView["scopes"];
 }): Promise<TokenView & { token: string }> {
-  const response = await fetch("/api/tokens", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(input),
+  return post("/api/tokens", input, tokenViewSchema.extend({ token: z.string() }), {
+    fallback: "Couldn't create the token.",
   });
-  if (!response.ok) throw await failure(response, "Couldn't create the token.");
-  return tokenViewSchema.extend({ token: z.string() }).parse(await response.json());
 }
 
-export async function revokeToken(id: string): Promise<void> {
-  const response = await fetch(`/api/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
+export function revokeToken(id: string): Promise<void> {
   // Already gone elsewhere is what the user wanted too.
-  if (response.ok || response.status === 404) return;
-  throw await failure(response, "Couldn't revoke the token.");
+  return del(`/api/tokens/${encodeURIComponent(id)}`, {
+    acceptStatuses: [404],
+    fallback: "Couldn't revoke the token.",
+  });
 }
 
-export async function groomHandoffs() {
-  const response = await fetch("/api/handoffs/groom", { method: "POST" });
-  if (!response.ok) throw await failure(response, "Couldn't groom handoffs.");
-  return groomResultSchema.parse(await response.json());
+export function groomHandoffs() {
+  return post("/api/handoffs/groom", undefined, groomResultSchema, {
+    fallback: "Couldn't groom handoffs.",
+  });
 }

@@ -1,12 +1,13 @@
 // The sidebar's thread list: first page on mount, older pages on demand, a cheap refetch of the
 // first page whenever the chat panel announces a change, optimistic rename and delete.
+
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { ApiError } from "@/lib/api/client";
 import {
   deleteThread,
   fetchThreadPage,
   renameThread,
-  ThreadApiError,
   type ThreadPage,
   type ThreadSummary,
   threadLabel,
@@ -64,7 +65,7 @@ function replaceThread(
 }
 
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ThreadApiError ? error.message : fallback;
+  return error instanceof ApiError ? error.message : fallback;
 }
 
 export function useThreads() {

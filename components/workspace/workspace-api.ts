@@ -1,7 +1,8 @@
 // The workspace's files and plan, read over the owner's API (`/api/threads/{id}/…`) or a share
 // link's read-only copy of it (`/share/{token}/…`): both answer the same shapes, parsed here so
 // a changed API fails loudly instead of rendering `undefined`.
-import { z } from "zod";
+import type { z } from "zod";
+import { get } from "@/lib/api/client";
 import {
   type FileResponse,
   type FilesResponse,
@@ -22,17 +23,8 @@ export function sharedWorkspaceBase(token: string): WorkspaceBase {
   return `/share/${encodeURIComponent(token)}`;
 }
 
-const errorBodySchema = z.object({ error: z.object({ message: z.string() }) });
-
-async function failure(response: Response, fallback: string): Promise<Error> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return new Error(parsed.success ? parsed.data.error.message : fallback);
-}
-
-async function getJson<T>(url: string, schema: z.ZodType<T>, fallback: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  if (!response.ok) throw await failure(response, fallback);
-  return schema.parse(await response.json());
+function getJson<S extends z.ZodType>(url: string, schema: S, fallback: string) {
+  return get(url, schema, { fallback });
 }
 
 /** The URL of one file (each path segment encoded), a version of it, or its download. */

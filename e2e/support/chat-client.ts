@@ -32,6 +32,8 @@ export interface ThreadView {
   messages: StoredMessage[];
   sessions: { id: string; number: number }[];
   answering: string[];
+  /** Replies streaming now: the thread API leaves their rows out until they end. */
+  live?: unknown[];
 }
 
 export const textOf = (message: StoredMessage | undefined) =>
@@ -110,13 +112,14 @@ export class ChatClient {
     return (await res.json()) as ThreadView;
   }
 
-  /** Polls the thread until nothing is being answered, queued or streaming. */
+  /** Polls the thread until nothing is being answered, queued, streaming or live. */
   async waitUntilIdle(threadId: string, timeoutMs = 120_000): Promise<ThreadView> {
     const deadline = Date.now() + timeoutMs;
     let view = await this.thread(threadId);
     while (Date.now() < deadline) {
       const busy =
         view.answering.length > 0 ||
+        (view.live?.length ?? 0) > 0 ||
         view.messages.some((m) => ["partial", "queued"].includes(m.metadata?.status ?? ""));
       if (!busy) return view;
       await new Promise((r) => setTimeout(r, 500));

@@ -409,7 +409,7 @@ describe("formatMessages: a live reset", () => {
     });
   });
 
-  it("places moved messages right below the divider, wherever they were in the input", () => {
+  it("puts moved messages in the new session in thread order, each answer under its question", () => {
     const trigger = user("u-trigger", "question");
     const queued = user("u-queued", "queued while resetting", { status: "queued" });
     const live = assistant("a1", [
@@ -417,8 +417,9 @@ describe("formatMessages: a live reset", () => {
       resetComplete(1, ["u-trigger", "u-queued"]),
       text("answer"),
     ]);
+    const queuedAnswer = assistant("a2", [sessionPart(2), text("queued answer")]);
     const { items } = formatMessages(
-      [user("u0", "old", stored(1, 1)), trigger, live, queued],
+      [user("u0", "old", stored(1, 1)), trigger, live, queued, queuedAnswer],
       sessionsUpTo(1),
     );
     expect(rows(items)).toEqual([
@@ -426,8 +427,9 @@ describe("formatMessages: a live reset", () => {
       ["message", 1, "partial"],
       ["session_divider", 2, ""],
       ["message", 2, "question"],
-      ["message", 2, "queued while resetting"],
       ["message", 2, "answer"],
+      ["message", 2, "queued while resetting"],
+      ["message", 2, "queued answer"],
     ]);
   });
 
@@ -605,13 +607,13 @@ describe("formatMessages: live and reloaded threads look the same", () => {
 
   // What the server stores: the reply so far stays in session 1; the triggering and queued user
   // messages were moved into session 2 (keeping their seq); the rest of the reply and the queued
-  // message's answer are stored in session 2.
+  // message's answer are stored in session 2, each answer directly under its question.
   const reloadedMessages = [
     ...history,
     user("u1", "what do you know?", stored(3, 2)),
     assistant("a1", [text("so far: the key")], stored(4, 1)),
-    user("q1", "and the door?", stored(5, 2)),
-    assistant("a1-2", [text("the key is blue")], stored(6, 2)),
+    assistant("a1-2", [text("the key is blue")], stored(5, 2)),
+    user("q1", "and the door?", stored(6, 2)),
     assistant("aq1", [text("no door yet")], stored(7, 2)),
   ];
 
@@ -621,8 +623,8 @@ describe("formatMessages: live and reloaded threads look the same", () => {
     ["message", 1, "so far: the key"],
     ["session_divider", 2, ""],
     ["message", 2, "what do you know?"],
-    ["message", 2, "and the door?"],
     ["message", 2, "the key is blue"],
+    ["message", 2, "and the door?"],
     ["message", 2, "no door yet"],
   ];
 
@@ -676,7 +678,7 @@ describe("formatMessages: the real stream's shapes", () => {
           { type: "step-start" },
           text("answer one"),
         ],
-        { seq: 5, sessionId: sid(2), status: "complete" },
+        { seq: 4, sessionId: sid(2), status: "complete" },
       ),
       user("q1", "queued"),
       assistant("aq1", [{ type: "data-queued", data: { messageId: "q1" } }, text("answer two")], {
@@ -688,8 +690,8 @@ describe("formatMessages: the real stream's shapes", () => {
     const reload = [
       ...history,
       user("u1", "trigger", stored(3, 2)),
-      user("q1", "queued", stored(4, 2)),
-      { ...(live[3] as ChatMessage), metadata: stored(5, 2) },
+      { ...(live[3] as ChatMessage), metadata: stored(4, 2) },
+      user("q1", "queued", stored(5, 2)),
       { ...(live[5] as ChatMessage), metadata: stored(6, 2) },
     ];
     const expected = [
@@ -697,8 +699,8 @@ describe("formatMessages: the real stream's shapes", () => {
       ["message", 1, "hi"],
       ["session_divider", 2, ""],
       ["message", 2, "trigger"],
-      ["message", 2, "queued"],
       ["message", 2, "answer one"],
+      ["message", 2, "queued"],
       ["message", 2, "answer two"],
     ];
     expect(rows(formatMessages(live, sessionsUpTo(1)).items)).toEqual(expected);

@@ -373,8 +373,10 @@ interface Segment {
 }
 
 interface SessionRows {
-  /** Messages a committed reset moved here: right below the divider, whatever their position. */
-  moved: ListItem[];
+  /**
+   * The session's rows in thread order. Messages a committed reset moved here take their place
+   * in that order too, so every answer stays directly under its question.
+   */
   rows: ListItem[];
 }
 
@@ -391,7 +393,8 @@ function hasContent(parts: Part[], from: number, to: number): boolean {
  * to the session of the stored message it was sent before (its reply), else (live) to the latest
  * session started at its point in the list. A live assistant message that
  * carries a committed reset is split there, so its rows match what the server stores: the reply
- * so far in session N, the divider, the moved user messages, then the rest in session N+1.
+ * so far in session N, the divider, then session N+1 in thread order — the moved user messages
+ * each followed by its answer.
  * Sessions are laid out in number order, each behind a divider from session 2 on, including
  * sessions with no messages. O(messages + parts) when messages arrive in seq order.
  */
@@ -409,7 +412,7 @@ export function formatMessages(
   const rowsOf = (number: number): SessionRows => {
     let rows = bySession.get(number);
     if (!rows) {
-      rows = { moved: [], rows: [] };
+      rows = { rows: [] };
       bySession.set(number, rows);
     }
     return rows;
@@ -453,7 +456,7 @@ export function formatMessages(
         break;
       }
     }
-    const firstRows = moved === undefined ? rowsOf(first).rows : rowsOf(first).moved;
+    const firstRows = rowsOf(first).rows;
     if (moved === undefined) current = Math.max(current, first);
     if (!needsWalk) {
       firstRows.push({ kind: "message", key: message.id, message, sessionNumber: first });
@@ -589,7 +592,6 @@ export function formatMessages(
     }
     // Every turn past the threshold may fail the same way: the latest failure speaks for them.
     const lastFailed = rows.rows.findLast((item) => item.kind === "session_divider" && item.failed);
-    for (const item of rows.moved) items.push(attributed(item));
     for (const item of rows.rows) {
       if (item.kind === "session_divider" && item.failed && item !== lastFailed) continue;
       items.push(attributed(item));

@@ -1,8 +1,9 @@
-// The chat view's live copy of a thread: messages queued behind a reset, the reset a streaming
-// reply is running, and how the stored copies replace the live ones after a turn (so the list
-// matches a reload). Pure, for components/chat/chat-panel.tsx.
+// The chat view's live copy of a thread: messages queued behind a reset, replies followed from
+// the server's live streams and where they sit, the reset a streaming reply is running, and how
+// the stored copies replace the live ones after a turn (so the list matches a reload). Pure, for
+// components/chat/chat-panel.tsx and its hooks.
 import { inThreadOrder } from "./format-messages";
-import type { ChatMessage, ContextResetPart } from "./types";
+import type { ChatMessage, ContextResetPart, LiveStream } from "./types";
 
 /** A message sent while a reset runs, answered by its own request (useChat is busy). */
 export interface QueuedEntry {
@@ -11,7 +12,16 @@ export interface QueuedEntry {
   done: boolean;
 }
 
-function hasAnswerStarted(answer: ChatMessage | null): boolean {
+/** A reply the server is streaming that this tab reads from `GET /api/chat/{id}/stream`. */
+export interface FollowedStream {
+  stream: LiveStream;
+  /** What the stream has carried so far (null before its first chunk). */
+  message: ChatMessage | null;
+  done: boolean;
+}
+
+/** Whether an answer got past waiting for a reset: its session began, or it wrote something. */
+export function hasAnswerStarted(answer: ChatMessage | null): boolean {
   return (
     answer?.parts.some((part) => part.type === "data-session" || part.type === "text") ?? false
   );
@@ -72,6 +82,141 @@ export function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): 
   });
   for (const m of stored) if (!seen.has(m.id)) merged.push(m);
   return inThreadOrder(merged);
+}
+
+/**
+ * The live streams this tab should start reading: not already followed, and not answering a
+ * request this tab is streaming itself (its own POST, or the message it continues).
+ */
+export function streamsToFollow(
+  live: readonly LiveStream[],
+  {
+    followed,
+    ownRequests,
+    ownMessages,
+  }: {
+    /** Stream ids this tab has followed (live or ended). */
+    followed: ReadonlySet<string>;
+    /** User message ids this tab's own requests answer. */
+    ownRequests: ReadonlySet<string>;
+    /** Assistant message ids this tab's own request continues. */
+    ownMessages: ReadonlySet<string>;
+  },
+): LiveStream[] {
+  return live.filter(
+    (stream) =>
+      !followed.has(stream.streamId) &&
+      !(stream.requestId !== null && ownRequests.has(stream.requestId)) &&
+      !(stream.continuesMessageId !== null && ownMessages.has(stream.continuesMessageId)),
+  );
+}
+
+/**
+ * What this tab's own requests answer, so their live streams are not read a second time: the
+ * question (and the message continued) of useChat's request while it runs, and every queued
+ * message still being answered.
+ */
+export function ownStreamsOf({
+  status,
+  messages,
+  queued,
+}: {
+  /** useChat's status. */
+  status: string;
+  messages: readonly ChatMessage[];
+  queued: readonly QueuedEntry[];
+}): { requests: Set<string>; messages: Set<string> } {
+  const requests = new Set<string>();
+  const continued = new Set<string>();
+  if (status === "submitted" || status === "streaming") {
+    const question = messages.findLast((m) => m.role === "user");
+    if (question) requests.add(question.id);
+    const last = messages.at(-1);
+    if (last?.role === "assistant") continued.add(last.id);
+  }
+  for (const entry of queued) if (!entry.done) requests.add(entry.user.id);
+  return { requests, messages: continued };
+}
+
+/**
+ * The list with the followed replies in it: a reply that continues a listed message replaces
+ * it, any other goes directly under the question it answers (the list orders by seq once the
+ * reply's metadata carries one). A question shows as queued, and its answer not at all, until
+ * the answer starts.
+ */
+export function withLiveMessages(
+  list: readonly ChatMessage[],
+  followed: readonly FollowedStream[],
+): ChatMessage[] {
+  const result = [...list];
+  for (const { stream, message } of followed) {
+    if (!message) continue;
+    const request = stream.requestId ? result.findIndex((m) => m.id === stream.requestId) : -1;
+    const question = result[request];
+    const waiting = question?.metadata?.status === "queued";
+    // An answer still waiting for a reset shows nothing yet: its question says Queued.
+    if (waiting && !hasAnswerStarted(message)) continue;
+    const same = result.findIndex((m) => m.id === message.id);
+    if (same >= 0) {
+      result[same] = message;
+    } else {
+      // Under its question, and under earlier replies to it (a reset splits a run in two).
+      let insertAt = request < 0 ? result.length : request + 1;
+      while (request >= 0 && result[insertAt]?.role === "assistant") insertAt += 1;
+      result.splice(insertAt, 0, message);
+    }
+    if (question && waiting) {
+      result[request] = { ...question, metadata: { ...question.metadata, status: "complete" } };
+    }
+  }
+  return result;
+}
+
+/**
+ * Whether any of these replies carries the reset of the session with this id (running or ended):
+ * then its part tells the reset's state, not the thread API's last reading.
+ */
+export function carriesResetOf(
+  replies: readonly (ChatMessage | null | undefined)[],
+  sessionId: string | undefined,
+): boolean {
+  if (!sessionId) return false;
+  return replies.some((message) =>
+    message?.parts.some(
+      (part) =>
+        part.type === "data-context-reset" &&
+        (part.data.oldSessionId === sessionId || part.id === `reset-${sessionId}`),
+    ),
+  );
+}
+
+/**
+ * The questions that still read "Answering…": it gives way to what a followed stream shows — its
+ * answer once started, and the Queued badge of a question waiting behind a reset.
+ */
+export function stillAnswering(
+  answering: ReadonlySet<string>,
+  followed: readonly FollowedStream[],
+  list: readonly ChatMessage[],
+): ReadonlySet<string> {
+  const queued = new Set(list.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])));
+  const shown = new Set<string>();
+  for (const { stream, message } of followed) {
+    const id = stream.requestId;
+    if (id && (hasAnswerStarted(message) || queued.has(id))) shown.add(id);
+  }
+  return new Set([...answering].filter((id) => !shown.has(id)));
+}
+
+/** The first reset still running among these replies (a reset shows in every stream it holds). */
+export function runningResetIn(
+  messages: readonly (ChatMessage | null | undefined)[],
+): ContextResetPart | null {
+  for (const message of messages) {
+    const reset = runningReset(message ?? undefined);
+    if (reset) return reset;
+  }
+  return null;
 }
 
 /** The reset the streaming reply is running, if it has not ended yet. */

@@ -29,6 +29,7 @@ describe("toolStatusOf", () => {
     ["approval-responded", { approval: { id: "ap1", approved: false } }, "denied"],
     ["output-denied", { approval: { id: "ap1", approved: false } }, "denied"],
     ["output-error", { errorText: "boom" }, "error"],
+    ["output-error", { errorText: "Stopped by the user." }, "stopped"],
     ["output-available", { output: { ok: true, path: "a.md" } }, "done"],
     ["output-available", { output: { ok: false, error: "No such file" } }, "error"],
   ])("%s %j is %s", (state, fields, status) => {

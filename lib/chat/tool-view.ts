@@ -8,7 +8,21 @@ import type { ChatMessage } from "./types";
 type Part = ChatMessage["parts"][number];
 export type ToolPart = Extract<Part, { toolCallId: string }>;
 
-export type ToolStatus = "running" | "awaiting_approval" | "approved" | "done" | "error" | "denied";
+export type ToolStatus =
+  | "running"
+  | "awaiting_approval"
+  | "approved"
+  | "done"
+  | "error"
+  | "denied"
+  | "stopped";
+
+/** The error the server settles a call with when the user stopped the reply while it ran. */
+export const STOPPED_TOOL_ERROR = "Stopped by the user.";
+
+function wasStopped(part: ToolPart): boolean {
+  return part.state === "output-error" && part.errorText === STOPPED_TOOL_ERROR;
+}
 
 export function isToolPart(part: Part): part is ToolPart {
   return isToolUIPart(part);
@@ -55,7 +69,7 @@ export function toolStatusOf(part: ToolPart): ToolStatus {
     case "output-denied":
       return "denied";
     case "output-error":
-      return "error";
+      return wasStopped(part) ? "stopped" : "error";
     case "output-available":
       return toolErrorOf(part) === null ? "done" : "error";
   }
@@ -68,6 +82,7 @@ export const STATUS_LABELS: Record<ToolStatus, string> = {
   done: "done",
   error: "error",
   denied: "denied",
+  stopped: "stopped",
 };
 
 const MAX_SUMMARY_CHARS = 80;
@@ -228,6 +243,7 @@ export function toolPreviewOf(part: ToolPart): ToolPreview {
     case "output-denied":
       return { summary: "Denied — not run.", body: part.approval.reason ?? null };
     case "output-error":
+      if (wasStopped(part)) return { summary: "Stopped before it finished.", body: null };
       return { summary: "Failed.", body: clip(part.errorText ?? "") || null };
     case "output-available": {
       const error = toolErrorOf(part);

@@ -11,7 +11,8 @@ import {
   profileBodyOf,
 } from "@/lib/agents/profile-form";
 import { PROFILE_LIMITS, type ProfileView } from "@/lib/agents/profile-view";
-import { AgentApiError, patchAgent, postAgent } from "./agent-api";
+import { ApiError } from "@/lib/api/client";
+import { patchAgent, postAgent } from "./agent-api";
 import { DelegationFields, ToolFields } from "./agent-delegation";
 import { describedBy, Field, INPUT_CLASS } from "./agent-fields";
 
@@ -90,7 +91,7 @@ export function AgentForm({
       const body = profileBodyOf(values, mode);
       onSaved(mode === "create" ? await postAgent(body) : await patchAgent(initial.id, body));
     } catch (error) {
-      const next = error instanceof AgentApiError ? formErrorsOf(error.fields) : { ...NO_ERRORS };
+      const next = error instanceof ApiError ? formErrorsOf(error.fields) : { ...NO_ERRORS };
       const shown = Object.values(next.byField).some((list) => list && list.length > 0);
       if (!shown && next.form.length === 0) {
         next.form = [

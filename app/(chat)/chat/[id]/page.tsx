@@ -28,6 +28,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialContext={view.context}
       olderCursor={view.olderCursor}
       initialAnswering={view.answering}
+      initialLive={view.live}
+      initialReset={view.reset}
       models={models}
       initialModel={model}
       agents={agents}

@@ -1,0 +1,16 @@
+// The chat view's own calls beside the chat stream: stopping the thread's replies.
+import { z } from "zod";
+import { post } from "@/lib/api/client";
+
+const stopAnswer = z.object({ stopping: z.number() });
+
+/**
+ * Stops every reply of the thread that is generating (not a reset, which has Cancel, nor the
+ * messages queued behind one). Each stopped stream then ends by itself.
+ */
+export async function stopThread(threadId: string): Promise<number> {
+  const answer = await post(`/api/chat/${encodeURIComponent(threadId)}/stop`, {}, stopAnswer, {
+    fallback: "Couldn't stop the reply.",
+  });
+  return answer.stopping;
+}

@@ -1,0 +1,38 @@
+"use client";
+// What the page does with data parts as they arrive, from its own stream or a followed one: the
+// context meter's reading, a reset's outcome told once (however many streams carry it), and an
+// agent handoff that moves the header's agent.
+import { useCallback, useRef } from "react";
+import type { ContextPart, SessionSummary } from "@/lib/chat/types";
+import { announceAgentHandoff, announceReset } from "./session-live";
+import type { LiveDataChunk } from "./use-live-streams";
+
+export function useStreamData({
+  setContext,
+  setAgent,
+  sessions,
+}: {
+  setContext: (context: ContextPart) => void;
+  setAgent: (agent: string) => void;
+  sessions: readonly SessionSummary[];
+}) {
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+  const announced = useRef(new Set<string>());
+  return useCallback(
+    (part: LiveDataChunk) => {
+      if (part.type === "data-context") setContext(part.data);
+      else if (part.type === "data-context-reset") {
+        const key = `${part.data.oldSessionId}:${part.data.event}`;
+        if (announced.current.has(key)) return;
+        announced.current.add(key);
+        announceReset(part.data, sessionsRef.current);
+      } else if (part.type === "data-agent-handoff") {
+        announceAgentHandoff(part.data);
+        // The thread now runs with the target: the header's agent follows at once.
+        setAgent(part.data.to.id);
+      }
+    },
+    [setContext, setAgent],
+  );
+}
