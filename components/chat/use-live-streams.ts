@@ -50,6 +50,9 @@ export function useLiveStreams({
         }),
         fetch: (input, init) => fetch(input, { ...init, signal: controller.signal }),
       });
+      // How the stream ended: a reply always ends with `finish` or an error part.
+      let ended = false;
+      let last: ChatMessage | null = null;
       try {
         const chunks = await transport.reconnectToStream({ chatId: threadId });
         if (!chunks) return;
@@ -58,6 +61,9 @@ export function useLiveStreams({
             transform(chunk, out) {
               // The server writes only Baton's data parts (docs/streams.md).
               if (chunk.type.startsWith("data-")) callbacks.current.onData(chunk as LiveDataChunk);
+              if (chunk.type === "finish" || chunk.type === "error" || chunk.type === "abort") {
+                ended = true;
+              }
               out.enqueue(chunk);
             },
           }),
@@ -67,11 +73,19 @@ export function useLiveStreams({
           // A stream that continues a stored message appends to what the page already holds.
           message: base,
         })) {
+          last = message;
           update({ message });
         }
       } catch {
         // The re-read below shows how the reply was stored.
       } finally {
+        // Cut off with neither: the server producing it went away mid-reply. Until a re-read
+        // brings the stored copy (which the restarted server marks interrupted), it reads as
+        // interrupted, not as a reply the user stopped.
+        if (!ended && last && !controller.signal.aborted) {
+          const cut: ChatMessage = last;
+          update({ message: { ...cut, metadata: { ...cut.metadata, status: "interrupted" } } });
+        }
         aborts.current.delete(controller);
         if (!controller.signal.aborted) {
           update({ done: true });

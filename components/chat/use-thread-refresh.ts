@@ -78,11 +78,18 @@ export function useThreadRefresh({
   }, [initialLive, follow, ownNow]);
 
   const refreshing = useRef(false);
-  return useCallback(async () => {
+  // A re-read that failed (the server is down or restarting) is tried again, less and less often.
+  const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; delay: number }>({
+    delay: RETRY_FIRST_MS,
+  });
+  useEffect(() => () => clearTimeout(retry.current.timer), []);
+  const refresh = useCallback(async () => {
     if (refreshing.current) return;
     refreshing.current = true;
+    clearTimeout(retry.current.timer);
     try {
       const page = await fetchPage({ limit: PAGE_SIZE });
+      retry.current.delay = RETRY_FIRST_MS;
       handlers.current.onPage(page);
       const current = latest.current;
       if (page.live) {
@@ -97,6 +104,9 @@ export function useThreadRefresh({
       handlers.current.onQuiet(page, merged);
     } catch {
       // The live copies stay; nothing sent is dropped from view.
+      const { delay } = retry.current;
+      retry.current.delay = Math.min(delay * 2, RETRY_MAX_MS);
+      retry.current.timer = setTimeout(() => void refreshRef.current(), delay);
       const current = latest.current;
       if (!current.busy && current.queued.length > 0) {
         handlers.current.onFailed(
@@ -107,4 +117,10 @@ export function useThreadRefresh({
       refreshing.current = false;
     }
   }, [fetchPage, follow, ownNow]);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  return refresh;
 }
+
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 15_000;

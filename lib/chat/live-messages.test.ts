@@ -74,6 +74,19 @@ describe("reconcileMessages", () => {
     expect(merged[1]?.parts).toEqual([text("hello there")]);
   });
 
+  it("takes an interrupted reply's stored copy, shorter than the words its dead server streamed", () => {
+    const live = [msg("a1", "assistant", [text("hello there, and more")])];
+    const stored: ChatMessage[] = [
+      {
+        ...msg("a1", "assistant", [text("hello there")], 2, "s1"),
+        metadata: { seq: 2, sessionId: "s1", status: "interrupted" },
+      },
+    ];
+    const [merged] = reconcileMessages(live, stored);
+    expect(merged?.parts).toEqual([text("hello there")]);
+    expect(merged?.metadata?.status).toBe("interrupted");
+  });
+
   it("keeps a stopped run's tool cards until its stored copy has them", () => {
     const live = [msg("a1", "assistant", [write("c1", "a.md"), write("c2", "b.md")])];
     const stored = [msg("a1", "assistant", [write("c1", "a.md")], 2, "s1")];

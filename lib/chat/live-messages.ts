@@ -74,8 +74,14 @@ export function reconcileMessages(local: ChatMessage[], stored: ChatMessage[]): 
     // A stopped reply is stored a moment after its stream ends: until then the stored copy is
     // shorter than what the reader saw, so keep what is on screen and take only the metadata.
     // A run that reset (or was handed over) midway is stored as two messages: its stored first
-    // half replaces it.
-    if (copy.role === "assistant" && shownSize(copy) < shownSize(m) && !spansSessions(m)) {
+    // half replaces it. An interrupted reply's stored copy is what Continue goes on from: the
+    // words its dead server streamed after the last save are gone, so they are not shown.
+    if (
+      copy.role === "assistant" &&
+      copy.metadata?.status !== "interrupted" &&
+      shownSize(copy) < shownSize(m) &&
+      !spansSessions(m)
+    ) {
       return { ...copy, parts: m.parts };
     }
     return copy;
