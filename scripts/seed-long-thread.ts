@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { hashPassword } from "better-auth/crypto";
 import { dataDir, getDatabase, getDb } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { writeHandoff } from "@/db/queries/handoffs";
+import { writeHandoff } from "@/db/queries/handoff-writes";
 import { authAccounts, messages, sessions, threads, users } from "@/db/schema";
 import { lockFolderOrExit } from "@/db/server-lock";
 import { serverEnv } from "@/lib/env";

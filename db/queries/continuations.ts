@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
 import { handoffRevisions, sessions, threads } from "../schema";
-import { acceptHandoff, lockHandoff } from "./handoffs";
+import { acceptHandoff, lockHandoff } from "./handoff-writes";
 
 /**
  * Starts a thread from a stored handoff, in one transaction: the thread, its session 1 (trigger

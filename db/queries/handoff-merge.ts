@@ -2,7 +2,7 @@
 // unique per owner, so a guest key the account already uses is re-keyed `<key>.guest` (then
 // `.guest-2`, …) rather than dropped, and the user gets a one-shot notice saying so.
 import "server-only";
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import { getDb } from "../client";
 import {
   type AccountNoticeData,
@@ -11,7 +11,7 @@ import {
   handoffRevisions,
   handoffs,
 } from "../schema";
-import type { Tx } from "./handoffs";
+import type { Tx } from "./handoff-writes";
 
 /**
  * The content id of one revision under a key. The id covers the key (docs/handoffs.md), so a
@@ -175,6 +175,29 @@ async function rekey(
       .set({ contentId: id })
       .where(eq(handoffReceipts.id, receipt.id));
   }
+}
+
+/**
+ * Account linking: a guest's handoffs follow its threads to the account. A key the account
+ * already uses stays with the guest (keys are unique per owner) and goes when the guest does.
+ */
+export async function transferHandoffs({
+  fromUserId,
+  toUserId,
+}: {
+  fromUserId: string;
+  toUserId: string;
+}): Promise<number> {
+  const taken = getDb()
+    .select({ key: handoffs.handoffKey })
+    .from(handoffs)
+    .where(eq(handoffs.ownerId, toUserId));
+  const rows = await getDb()
+    .update(handoffs)
+    .set({ ownerId: toUserId })
+    .where(and(eq(handoffs.ownerId, fromUserId), notInArray(handoffs.handoffKey, taken)))
+    .returning({ id: handoffs.id });
+  return rows.length;
 }
 
 export interface PendingNotice {

@@ -6,7 +6,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
 import { type AgentProfile, agentProfiles, type Thread, threads } from "../schema";
-import type { Tx } from "./handoffs";
+import type { Tx } from "./handoff-writes";
 
 /** The user's own profile with this slug (profiles are keyed by owner and slug). */
 export async function getProfile({

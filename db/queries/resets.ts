@@ -14,7 +14,7 @@ import {
   threadResets,
   threads,
 } from "../schema";
-import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoffs";
+import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoff-writes";
 import { instanceIsLive } from "./instances";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */

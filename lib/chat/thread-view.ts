@@ -1,7 +1,7 @@
 // What the thread API and the chat page return: the thread, its sessions with their handoffs,
 // the newest page of messages and the current context utilization, scoped to the acting user.
 import "server-only";
-import { getHandoffRevisionsByIds } from "@/db/queries/handoffs";
+import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
 import { getActiveReset } from "@/db/queries/resets";

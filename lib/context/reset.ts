@@ -4,7 +4,7 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { convertToModelMessages } from "ai";
 import { getDb } from "@/db/client";
-import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import {
   acquireResetLease,
   commitReset,

@@ -1,7 +1,7 @@
 // What a session's model call sees — the profile's system prompt, the carried-over handoff
 // block, a compaction summary, the session's own messages — and how full that context is.
 import "server-only";
-import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { listSessionMessages } from "@/db/queries/messages";
 import { sumTokensSince } from "@/db/queries/resets";
 import type { ChatSession, HandoffRevision, Message } from "@/db/schema";

@@ -3,7 +3,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { startContinuationThread } from "@/db/queries/continuations";
-import { getHandoffWithRevision } from "@/db/queries/handoffs";
+import { getHandoffWithRevision } from "@/db/queries/handoff-reads";
 import { defaultModelId, listConfiguredModels } from "@/lib/ai/providers";
 import { titleFromMessage } from "@/lib/chat/request";
 import { BatonError } from "@/lib/errors";

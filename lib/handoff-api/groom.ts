@@ -1,7 +1,7 @@
 // Grooming (docs/handoffs.md): deletes an owner's handoffs whose thread is gone or that have been idle
 // past the TTL, and says what it kept and why. A handoff a session starts from is always kept.
 import "server-only";
-import { groomHandoffs } from "@/db/queries/handoffs";
+import { groomHandoffs } from "@/db/queries/handoff-groom";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";

@@ -2,15 +2,12 @@
 // reads, pages, accept, cancel and delete. Every write is redacted; every answer is parsed into
 // its schema.
 import "server-only";
+import { deleteHandoffByKey } from "@/db/queries/handoff-groom";
 import {
-  acceptApiHandoff,
-  cancelApiHandoff,
-  deleteHandoffByKey,
   getHandoffWithRevision,
   type HandoffPageCursor,
   listHandoffPage,
-  writeApiHandoff,
-} from "@/db/queries/handoffs";
+} from "@/db/queries/handoff-reads";
 import type { Handoff, HandoffRevision, HandoffState, RedactionRecord } from "@/db/schema";
 import { BatonError } from "@/lib/errors";
 import { contentIdsFor } from "@/lib/handoff/content-id";
@@ -18,6 +15,7 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
+import { acceptApiHandoff, cancelApiHandoff, writeApiHandoff } from "./policy";
 import {
   DEFAULT_API_KIND,
   type HandoffPage,

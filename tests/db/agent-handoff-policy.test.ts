@@ -4,7 +4,7 @@
 // pin carried from an earlier session reaches the target through the brief.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listHandoffRevisions } from "@/db/queries/handoffs";
+import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { resetThreadManually } from "@/lib/context/manual-reset";

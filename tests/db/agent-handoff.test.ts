@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { listHandoffRevisions } from "@/db/queries/handoffs";
+import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { readFile } from "@/db/queries/workspace";

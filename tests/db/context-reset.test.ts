@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getCurrentHandoff, listHandoffRevisions } from "@/db/queries/handoffs";
+import { getCurrentHandoff, listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";

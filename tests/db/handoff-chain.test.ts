@@ -4,7 +4,7 @@
 // alone exceed the bound fails with that reason, lists the pins for the card, and loses nothing.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listHandoffRevisions } from "@/db/queries/handoffs";
+import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { listSessionMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import { formatMessages } from "@/lib/chat/format-messages";

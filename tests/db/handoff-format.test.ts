@@ -10,7 +10,7 @@ import { POST as importRoute } from "@/app/api/handoffs/import/route";
 import { GET as listRoute } from "@/app/api/handoffs/route";
 import { GET as schemaRoute } from "@/app/api/handoffs/schema/route";
 import { getDb } from "@/db/client";
-import { writeHandoff } from "@/db/queries/handoffs";
+import { writeHandoff } from "@/db/queries/handoff-writes";
 import { currentActor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";

@@ -15,7 +15,7 @@ import { GET as getFiles } from "@/app/share/[token]/files/route";
 import { GET as getMessages } from "@/app/share/[token]/messages/route";
 import { GET as getPlan } from "@/app/share/[token]/plan/route";
 import { getDb, rowsOf } from "@/db/client";
-import { acceptHandoff, writeHandoff } from "@/db/queries/handoffs";
+import { acceptHandoff, writeHandoff } from "@/db/queries/handoff-writes";
 import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";
 import { createShareLink, loadSharedThreadView } from "@/lib/chat/share";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { getCurrentHandoff } from "@/db/queries/handoffs";
+import { getCurrentHandoff } from "@/db/queries/handoff-reads";
 import { listFileVersions, readFile } from "@/db/queries/workspace";
 import { runs } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { listHandoffRevisions } from "@/db/queries/handoffs";
+import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { getPlan } from "@/db/queries/plans";
 import { listSessions } from "@/db/queries/sessions";
 import { updateThread } from "@/db/queries/threads";

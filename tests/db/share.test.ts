@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/share/[token]/messages/route";
-import { listHandoffRevisions } from "@/db/queries/handoffs";
+import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";

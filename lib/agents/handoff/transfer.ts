@@ -6,7 +6,7 @@
 // what the merge keeps.
 import "server-only";
 import { getDb } from "@/db/client";
-import { getHandoffRevisionById } from "@/db/queries/handoffs";
+import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { acquireResetLease, commitReset, finishResetWithoutCommit } from "@/db/queries/resets";
 import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, Message } from "@/db/schema";

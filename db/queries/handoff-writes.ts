@@ -1,5 +1,7 @@
+// Handoff storage, the write side (docs/handoffs.md): the redaction choke point every write
+// passes, the retry-safe upsert, idempotent acceptance and the row locks their transactions take.
 import "server-only";
-import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { AgentBrief } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
 import { redactBrief } from "@/lib/handoff/agent-brief";
@@ -7,7 +9,7 @@ import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/arti
 import { contentId as contentIdOf } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
-import { type Database, getDb, rowsOf } from "../client";
+import type { Database } from "../client";
 import {
   type DroppedRecord,
   type Handoff,
@@ -19,11 +21,10 @@ import {
   handoffRevisions,
   handoffs,
   type RedactionRecord,
-  sessions,
 } from "../schema";
 
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-type Executor = Database | Tx;
+export type Executor = Database | Tx;
 
 export interface HandoffWrite {
   ownerId: string;
@@ -63,7 +64,7 @@ async function revisionRow(tx: Executor, handoffId: string, revision: number) {
 }
 
 /** The state of the current revision's history row follows the record's. */
-async function setRevisionState(
+export async function setRevisionState(
   tx: Tx,
   current: Pick<Handoff, "id" | "revision">,
   state: HandoffState,
@@ -149,7 +150,7 @@ export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
 }
 
 /** A receiver names who accepted (`session:<id>`, a tool's name); never a credential. */
-function redactedReceiver(receiver: string): string {
+export function redactedReceiver(receiver: string): string {
   return redactText(receiver).text;
 }
 
@@ -340,108 +341,6 @@ export async function acceptHandoff(
   return { handoff: current, receipt: existing, created: false };
 }
 
-export async function getHandoffRevisionById({
-  ownerId,
-  revisionId,
-}: {
-  ownerId: string;
-  revisionId: string;
-}): Promise<(HandoffRevision & { handoffKey: string }) | null> {
-  const [row] = await getDb()
-    .select({ rev: handoffRevisions, key: handoffs.handoffKey })
-    .from(handoffRevisions)
-    .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
-    .where(and(eq(handoffRevisions.id, revisionId), eq(handoffs.ownerId, ownerId)));
-  return row ? { ...row.rev, handoffKey: row.key } : null;
-}
-
-export async function getCurrentHandoff({
-  ownerId,
-  key,
-}: {
-  ownerId: string;
-  key: string;
-}): Promise<Handoff | null> {
-  const [row] = await getDb()
-    .select()
-    .from(handoffs)
-    .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)));
-  return row ?? null;
-}
-
-export async function listHandoffRevisions({
-  ownerId,
-  key,
-}: {
-  ownerId: string;
-  key: string;
-}): Promise<HandoffRevision[]> {
-  const rows = await getDb()
-    .select({ rev: handoffRevisions })
-    .from(handoffRevisions)
-    .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
-    .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)))
-    .orderBy(desc(handoffRevisions.revision));
-  return rows.map((r) => r.rev);
-}
-
-export async function countReceipts({ handoffId }: { handoffId: string }): Promise<number> {
-  const [row] = await getDb()
-    .select({ n: sql<number>`count(*)` })
-    .from(handoffReceipts)
-    .where(eq(handoffReceipts.handoffId, handoffId));
-  return Number(row?.n ?? 0);
-}
-
-export async function getHandoffRevisionsByIds({
-  ownerId,
-  revisionIds,
-}: {
-  ownerId: string;
-  revisionIds: string[];
-}): Promise<(HandoffRevision & { handoffKey: string })[]> {
-  if (revisionIds.length === 0) return [];
-  const rows = await getDb()
-    .select({ rev: handoffRevisions, key: handoffs.handoffKey })
-    .from(handoffRevisions)
-    .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
-    .where(and(inArray(handoffRevisions.id, revisionIds), eq(handoffs.ownerId, ownerId)));
-  return rows.map((r) => ({ ...r.rev, handoffKey: r.key }));
-}
-
-// ── The public handoff API (issue 5): reads, pages, cancel, delete, grooming ──
-
-export interface HandoffWithRevision {
-  handoff: Handoff;
-  revision: HandoffRevision;
-}
-
-/** The current record of a key, or one revision of its history when `revision` is given. */
-export async function getHandoffWithRevision({
-  ownerId,
-  key,
-  revision,
-}: {
-  ownerId: string;
-  key: string;
-  revision?: number;
-}): Promise<HandoffWithRevision | null> {
-  const [row] = await getDb()
-    .select({ handoff: handoffs, revision: handoffRevisions })
-    .from(handoffs)
-    .innerJoin(
-      handoffRevisions,
-      and(
-        eq(handoffRevisions.handoffId, handoffs.id),
-        revision === undefined
-          ? eq(handoffRevisions.revision, handoffs.revision)
-          : eq(handoffRevisions.revision, revision),
-      ),
-    )
-    .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)));
-  return row ?? null;
-}
-
 /** The record row locked for the rest of the transaction (FOR UPDATE), or null. */
 export async function lockHandoff(
   tx: Tx,
@@ -470,277 +369,4 @@ export async function findReceipt(
       ),
     );
   return row ?? null;
-}
-
-/**
- * Keyset position in a newest-first page: the exact `updated_at` as text with microseconds (a JS
- * Date keeps only milliseconds, which would skip or repeat rows that share one) and the id.
- */
-export interface HandoffPageCursor {
-  updatedAt: string;
-  id: string;
-}
-
-export async function listHandoffPage({
-  ownerId,
-  project,
-  repo,
-  state,
-  cursor,
-  limit,
-}: {
-  ownerId: string;
-  project?: string;
-  repo?: string;
-  state?: HandoffState;
-  cursor?: HandoffPageCursor;
-  limit: number;
-}): Promise<{ rows: HandoffWithRevision[]; nextCursor: HandoffPageCursor | null }> {
-  const db = getDb();
-  // Pick the page's ids first, sorting narrow rows; only those rows are then read whole. Without
-  // an index on (owner_id, updated_at desc, id desc) the pick still scans the owner's rows.
-  const picked = db.$with("picked").as(
-    db
-      .select({ id: handoffs.id })
-      .from(handoffs)
-      .where(
-        and(
-          eq(handoffs.ownerId, ownerId),
-          project === undefined ? undefined : eq(handoffs.project, project),
-          repo === undefined ? undefined : eq(handoffs.repo, repo),
-          state === undefined ? undefined : eq(handoffs.state, state),
-          cursor
-            ? sql`(${handoffs.updatedAt}, ${handoffs.id}) < (${cursor.updatedAt}::timestamptz, ${cursor.id}::uuid)`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(handoffs.updatedAt), desc(handoffs.id))
-      .limit(limit + 1),
-  );
-  const rows = await db
-    .with(picked)
-    .select({
-      handoff: handoffs,
-      revision: handoffRevisions,
-      exactUpdatedAt: sql<string>`to_char(${handoffs.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-    })
-    .from(picked)
-    .innerJoin(handoffs, eq(handoffs.id, picked.id))
-    .innerJoin(
-      handoffRevisions,
-      and(
-        eq(handoffRevisions.handoffId, handoffs.id),
-        eq(handoffRevisions.revision, handoffs.revision),
-      ),
-    )
-    .orderBy(desc(handoffs.updatedAt), desc(handoffs.id));
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    rows: page.map(({ handoff, revision }) => ({ handoff, revision })),
-    nextCursor:
-      rows.length > limit && last ? { updatedAt: last.exactUpdatedAt, id: last.handoff.id } : null,
-  };
-}
-
-/** Removes the record, its history and its receipts; false when the key is not the owner's. */
-export async function deleteHandoffByKey({
-  ownerId,
-  key,
-}: {
-  ownerId: string;
-  key: string;
-}): Promise<boolean> {
-  const rows = await getDb()
-    .delete(handoffs)
-    .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)))
-    .returning({ id: handoffs.id });
-  return rows.length > 0;
-}
-
-/**
- * Marks the current revision cancelled, inside the caller's transaction. With `contentId`, only
- * if that is still the current revision (a newer one is `conflict:stale_revision`). Cancelling a
- * cancelled handoff changes nothing.
- */
-export async function cancelHandoff(
-  tx: Tx,
-  { ownerId, key, contentId }: { ownerId: string; key: string; contentId?: string },
-): Promise<HandoffWithRevision | null> {
-  const current = await lockHandoff(tx, { ownerId, key });
-  if (!current) return null;
-  if (contentId !== undefined && contentId !== current.contentId) {
-    throw new BatonError(
-      "conflict:stale_revision",
-      `That content id is not the handoff's current revision (${current.revision}).`,
-    );
-  }
-  if (current.state !== "cancelled") {
-    await tx
-      .update(handoffs)
-      .set({ state: "cancelled", updatedAt: new Date() })
-      .where(eq(handoffs.id, current.id));
-    await setRevisionState(tx, current, "cancelled");
-  }
-  const [row] = await tx
-    .select({ handoff: handoffs, revision: handoffRevisions })
-    .from(handoffs)
-    .innerJoin(
-      handoffRevisions,
-      and(
-        eq(handoffRevisions.handoffId, handoffs.id),
-        eq(handoffRevisions.revision, handoffs.revision),
-      ),
-    )
-    .where(eq(handoffs.id, current.id));
-  return row ?? null;
-}
-
-export type GroomReason = "thread_deleted" | "expired" | "in_use" | "recent";
-
-/**
- * One statement classifies every handoff of the owner and deletes the groomable ones, so a
- * handoff touched meanwhile is judged on what the delete sees. A handoff some session starts
- * from is kept whatever its age: deleting it would empty that session's carried-over block.
- */
-export async function groomHandoffs({
-  ownerId,
-  cutoff,
-}: {
-  ownerId: string;
-  cutoff: Date;
-}): Promise<{ key: string; reason: GroomReason; deleted: boolean }[]> {
-  const result = await getDb().execute(sql`
-    with in_use as (
-      select distinct r.handoff_id
-      from ${sessions} s
-      join ${handoffRevisions} r on r.id = s.handoff_revision_id
-    ),
-    last_accepted as (
-      select rc.handoff_id, max(rc.accepted_at) as accepted_at
-      from ${handoffReceipts} rc
-      join ${handoffs} h on h.id = rc.handoff_id
-      where h.owner_id = ${ownerId}
-      group by rc.handoff_id
-    ),
-    classified as (
-      select h.id, h.handoff_key, h.updated_at,
-        case
-          when h.id in (select handoff_id from in_use) then 'in_use'
-          when h.thread_id is null and h.kind = 'session' then 'thread_deleted'
-          when greatest(h.updated_at, la.accepted_at) < ${cutoff.toISOString()}::timestamptz
-            then 'expired'
-          else 'recent'
-        end as reason
-      from ${handoffs} h
-      left join last_accepted la on la.handoff_id = h.id
-      where h.owner_id = ${ownerId}
-    ),
-    deleted as (
-      delete from ${handoffs} d
-      using classified c
-      where d.id = c.id and c.reason in ('thread_deleted', 'expired')
-      returning d.id
-    )
-    select c.handoff_key as key, c.reason, (c.id in (select id from deleted)) as deleted
-    from classified c
-    order by c.updated_at desc, c.id desc
-  `);
-  return rowsOf<{ key: string; reason: GroomReason; deleted: boolean }>(result);
-}
-
-/**
- * Account linking: a guest's handoffs follow its threads to the account. A key the account
- * already uses stays with the guest (keys are unique per owner) and goes when the guest does.
- */
-export async function transferHandoffs({
-  fromUserId,
-  toUserId,
-}: {
-  fromUserId: string;
-  toUserId: string;
-}): Promise<number> {
-  const taken = getDb()
-    .select({ key: handoffs.handoffKey })
-    .from(handoffs)
-    .where(eq(handoffs.ownerId, toUserId));
-  const rows = await getDb()
-    .update(handoffs)
-    .set({ ownerId: toUserId })
-    .where(and(eq(handoffs.ownerId, fromUserId), notInArray(handoffs.handoffKey, taken)))
-    .returning({ id: handoffs.id });
-  return rows.length;
-}
-
-/**
- * An upsert from the API: `writeHandoff` with the record's envelope kept where the caller left it
- * out (project, repo, kind). A live thread's own key is refused: its resets write revision N from
- * session N, so a revision written beside them would make the thread's next reset stale.
- */
-export async function writeApiHandoff(
-  input: Omit<HandoffWrite, "project" | "repo" | "kind" | "threadId" | "sessionNumber"> & {
-    project?: string | null;
-    repo?: string | null;
-    kind?: string;
-    defaultKind: string;
-    /** A kind the API never writes by default (a reset's), replaced by `defaultKind`. */
-    reservedKind: string;
-  },
-): Promise<HandoffWriteResult> {
-  return getDb().transaction(async (tx) => {
-    const current = await lockHandoff(tx, { ownerId: input.ownerId, key: input.key });
-    if (current?.threadId) {
-      throw new BatonError(
-        "conflict:thread_handoff",
-        "This key belongs to a conversation whose resets write it; write under another key.",
-      );
-    }
-    const keptKind = current && current.kind !== input.reservedKind ? current.kind : undefined;
-    return writeHandoff(tx, {
-      ...input,
-      project: input.project === undefined ? (current?.project ?? null) : input.project,
-      repo: input.repo === undefined ? (current?.repo ?? null) : input.repo,
-      kind: input.kind ?? keptKind ?? input.defaultKind,
-      threadId: null,
-      sessionNumber: null,
-    });
-  });
-}
-
-/**
- * Acceptance from the API. A retry finds its receipt before anything else, so it is answered
- * the same even after the handoff was cancelled or superseded; a first acceptance of a cancelled
- * handoff is `conflict:handoff_cancelled`.
- */
-export async function acceptApiHandoff({
-  ownerId,
-  key,
-  contentId,
-  receiver: unredactedReceiver,
-}: {
-  ownerId: string;
-  key: string;
-  contentId: string;
-  receiver: string;
-}): Promise<{ receipt: HandoffReceipt; created: boolean }> {
-  const receiver = redactedReceiver(unredactedReceiver);
-  return getDb().transaction(async (tx) => {
-    const current = await lockHandoff(tx, { ownerId, key });
-    if (!current) throw new BatonError("not_found:handoff", "Handoff not found.");
-    const existing = await findReceipt(tx, { handoffId: current.id, contentId, receiver });
-    if (existing) return { receipt: existing, created: false };
-    if (current.state === "cancelled") {
-      throw new BatonError("conflict:handoff_cancelled", "That handoff was cancelled.");
-    }
-    const { receipt, created } = await acceptHandoff(tx, { ownerId, key, contentId, receiver });
-    return { receipt, created };
-  });
-}
-
-export async function cancelApiHandoff(input: {
-  ownerId: string;
-  key: string;
-  contentId?: string;
-}): Promise<HandoffWithRevision | null> {
-  return getDb().transaction((tx) => cancelHandoff(tx, input));
 }
