@@ -1,7 +1,7 @@
 // Where a long thread's loaded pages leave holes (docs/message-list.md, "Paging and
 // placeholders"): the unloaded seq ranges of each session, and the placeholder rows that stand
 // in for them in the message list. Pure, for lib/chat/format-messages.ts and the paging hooks.
-import type { ListItem, PlaceholderItem } from "./format-messages";
+import type { ListItem, PlaceholderItem } from "./list-items";
 import type { ChatMessage, SessionSummary } from "./types";
 
 /** Unloaded messages of one session in one seq range (see `messageGaps`). */
