@@ -22,3 +22,13 @@ export function trackRecovery(threadId: string, recover: () => Promise<void>): P
   map.set(threadId, done);
   return done;
 }
+
+/**
+ * Resolves once every recovery running in this process has ended (for a clean shutdown, and for
+ * tests that close their database afterwards).
+ */
+export async function settleRecoveries(): Promise<void> {
+  for (let map = recoveries(); map.size > 0; map = recoveries()) {
+    await Promise.allSettled([...map.values()]);
+  }
+}
