@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { searchThreadHistory } from "@/db/queries/recall";
 import { listSessions } from "@/db/queries/sessions";
+import type { Actor } from "@/lib/auth/server";
 import type { ContextResetPart } from "@/lib/chat/types";
-import { type Actor, createActor, replyText, type SsePart, sendTurn } from "../support/chat";
+import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 
 const saved = { ...process.env };
 
@@ -41,15 +42,18 @@ interface SearchOutput {
   results?: { cite: string; source: string; part: number | null; role?: string; snippet: string }[];
 }
 
+type ToolPart = SsePart & { toolName?: string; toolCallId?: string; output?: unknown };
+
 function searchOutputs(parts: SsePart[]): SearchOutput[] {
+  const all = parts as ToolPart[];
   const calls = new Set(
-    parts
+    all
       .filter((p) => p.type === "tool-input-available" && p.toolName === "search_history")
       .map((p) => p.toolCallId),
   );
-  return parts
+  return all
     .filter((p) => p.type === "tool-output-available" && calls.has(p.toolCallId))
-    .map((p) => (p as { output?: unknown }).output as SearchOutput);
+    .map((p) => p.output as SearchOutput);
 }
 
 let turn = 0;
