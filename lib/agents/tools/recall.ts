@@ -76,14 +76,9 @@ export function createRecallTools(ctx: ToolContext) {
   const db = () => (ctx.db ?? getDb)();
   return {
     search_history: tool({
-      description:
-        "Search the earlier parts of this conversation — what was said before the context was reset, tool results, earlier versions of workspace files and the handoff briefs — for words or a phrase. " +
-        `Returns at most ${RECALL_MAX_RESULTS} short snippets, each cited by where it comes from (\`part N\` of the conversation, the message, or the file and its version). ` +
-        'Use it when something you need is no longer in view. Queries: plain words (all must match), "a quoted phrase", `or`, `-excluded`.',
+      description: `Search the earlier parts of this conversation (before context resets): messages, tool results, file versions, briefs. Returns up to ${RECALL_MAX_RESULTS} snippets, each citing its \`part N\`.`,
       inputSchema: z.object({
-        query: z
-          .string()
-          .describe('Words to look for, e.g. `harbour code` or `"deploy key" or token`'),
+        query: z.string().describe('Words (all must match), "a phrase", or, -word'),
       }),
       execute: async ({ query }) =>
         asToolResult<SearchHistoryOutput>(async () => {
