@@ -61,27 +61,29 @@ export async function searchThreadHistory(
   limit: number,
 ): Promise<RecallHit[]> {
   const cut = sql.raw(String(SEARCH_TEXT_CHARS));
+  // The tsquery is written out in each branch (not read from a CTE) so the planner sees a
+  // constant and can use the GIN index, together with the thread's index (a BitmapAnd) for a
+  // selective query; the owner check is a one-time filter.
+  const tsq = sql`websearch_to_tsquery('english', ${query})`;
+  const owned = sql`exists (select 1 from ${threads} t
+                             where t.id = ${scope.threadId} and t.user_id = ${scope.userId})`;
   const result = await db.execute(sql`
-    with q as (select websearch_to_tsquery('english', ${query}) as q),
-    owned as (
-      select t.id from ${threads} t where t.id = ${scope.threadId} and t.user_id = ${scope.userId}
-    ),
-    hits as (
+    with hits as (
       (select 'message' as source, m.id as key, null::int as version,
-              ts_rank(m.search_tsv, q.q) as rank, m.seq as ord
-         from ${messages} m, q, owned
-        where m.thread_id = owned.id and m.session_id <> ${scope.currentSessionId}
-          and m.search_tsv @@ q.q)
+              ts_rank(m.search_tsv, ${tsq}) as rank, m.seq as ord
+         from ${messages} m
+        where ${owned} and m.thread_id = ${scope.threadId}
+          and m.session_id <> ${scope.currentSessionId} and m.search_tsv @@ ${tsq})
       union all
-      (select 'file', v.path, v.version, ts_rank(v.search_tsv, q.q), v.version
-         from ${workspaceFileVersions} v, q, owned
-        where v.thread_id = owned.id
+      (select 'file', v.path, v.version, ts_rank(v.search_tsv, ${tsq}), v.version
+         from ${workspaceFileVersions} v
+        where ${owned} and v.thread_id = ${scope.threadId}
           and (v.session_id is null or v.session_id <> ${scope.currentSessionId})
-          and v.search_tsv @@ q.q)
+          and v.search_tsv @@ ${tsq})
       union all
-      (select 'handoff', r.id::text, r.revision, ts_rank(r.search_tsv, q.q), r.revision
-         from ${handoffRevisions} r, q, owned
-        where r.thread_id = owned.id and r.search_tsv @@ q.q
+      (select 'handoff', r.id::text, r.revision, ts_rank(r.search_tsv, ${tsq}), r.revision
+         from ${handoffRevisions} r
+        where ${owned} and r.thread_id = ${scope.threadId} and r.search_tsv @@ ${tsq}
           and r.id is distinct from (select s.handoff_revision_id from ${sessions} s
                                       where s.id = ${scope.currentSessionId}))
       order by rank desc, ord desc
@@ -104,7 +106,9 @@ export async function searchThreadHistory(
         on h.source = 'file' and v.thread_id = ${scope.threadId} and v.path = h.key
            and v.version = h.version
       left join ${sessions} vs on vs.id = v.session_id
-      left join ${handoffRevisions} r on h.source = 'handoff' and r.id::text = h.key
+      left join ${handoffRevisions} r
+        on h.source = 'handoff'
+           and r.id = (case when h.source = 'handoff' then h.key::uuid end)
      order by h.rank desc, h.ord desc`);
   return rowsOf<RecallHit & { rank: number | string }>(result).map((row) => ({
     ...row,
