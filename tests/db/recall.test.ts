@@ -75,6 +75,7 @@ describe("search_history", () => {
     const actor = await createActor();
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "note the harbour gate code is teal4471");
+    await sendTurn(actor, threadId, "write notes/ferry.md: The ferry leaves pier quokka at nine.");
     await resetTimes(actor, threadId, 2);
     const sessions = await listSessions({ userId: actor.id, threadId });
     expect(sessions.map((s) => s.number)).toEqual([1, 2, 3]);
@@ -90,6 +91,19 @@ describe("search_history", () => {
     expect(reply).toMatch(/^I found \d+ earlier mentions? of “harbour gate code”:/);
     expect(reply).toContain("part 1, user message");
     expect(reply).toContain("teal4471");
+    // So is the brief the first reset wrote (the one this part started from is in view).
+    expect(output?.results?.filter((r) => r.source === "handoff").map((r) => r.cite)).toEqual([
+      "handoff brief revision 1, written at the end of part 1",
+    ]);
+
+    // Earlier file versions are searched too, cited by path and version.
+    const file = await sendTurn(actor, threadId, "recall pier quokka");
+    const fromFile = searchOutputs(file.parts)[0]?.results?.find((r) => r.source === "file");
+    expect(fromFile).toMatchObject({
+      part: 1,
+      cite: "part 1, file notes/ferry.md version 1",
+      snippet: "notes/ferry.md The ferry leaves «pier» «quokka» at nine",
+    });
   });
 
   it("finds nothing said in the current part (it is in view) and nothing of another user's thread", async () => {
