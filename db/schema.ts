@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -16,6 +17,16 @@ import {
 import type { AgentBrief, MessageStatus, SessionTrigger } from "@/lib/chat/types";
 import type { PlanItem } from "@/lib/workspace/plan-items";
 import { BUILTIN_TOOL_NAMES } from "../lib/agents/tool-names";
+
+/*
+ * Full-text search (search_history): a stored `tsvector`, generated from the row's own text with
+ * the two-argument `to_tsvector('english', …)`, which is immutable. A message's text lives in its
+ * jsonb parts, so its column reads them through `baton_message_text` (an IMMUTABLE SQL function
+ * the migration creates): the text parts and every string in tool outputs. Text is cut to
+ * SEARCH_TEXT_CHARS first, well inside a tsvector's 1 MB limit.
+ */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+export const SEARCH_TEXT_CHARS = 300_000;
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -182,6 +193,9 @@ export const messages = pgTable(
     /** Local token estimate of this message, cached so accounting costs O(new text). */
     tokenCount: integer("token_count").notNull().default(0),
     compacted: boolean("compacted").notNull().default(false),
+    searchTsv: tsvector("search_tsv").generatedAlwaysAs(
+      sql`to_tsvector('english'::regconfig, left(baton_message_text(parts), ${sql.raw(String(SEARCH_TEXT_CHARS))}))`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -189,9 +203,11 @@ export const messages = pgTable(
     primaryKey({ columns: [t.threadId, t.id] }),
     uniqueIndex("messages_thread_seq_uq").on(t.threadId, t.seq),
     index("messages_session_seq_idx").on(t.sessionId, t.seq),
+    index("messages_search_idx").using("gin", t.searchTsv),
   ],
 );
-export type Message = typeof messages.$inferSelect;
+/** A message as code reads it (its search column is for search_history alone). */
+export type Message = Omit<typeof messages.$inferSelect, "searchTsv">;
 
 // ── Context engine: profiles, resets, handoffs ──
 
@@ -366,11 +382,17 @@ export const handoffRevisions = pgTable(
     redactions: jsonb("redactions").$type<RedactionRecord[]>().notNull().default([]),
     /** Items the reset that wrote this revision left out to keep the brief within its bound. */
     dropped: jsonb("dropped").$type<DroppedRecord[]>().notNull().default([]),
+    searchTsv: tsvector("search_tsv").generatedAlwaysAs(
+      sql`to_tsvector('english'::regconfig, left(markdown, ${sql.raw(String(SEARCH_TEXT_CHARS))}))`,
+    ),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("handoff_revisions_handoff_revision_uq").on(t.handoffId, t.revision)],
+  (t) => [
+    uniqueIndex("handoff_revisions_handoff_revision_uq").on(t.handoffId, t.revision),
+    index("handoff_revisions_search_idx").using("gin", t.searchTsv),
+  ],
 );
-export type HandoffRevision = typeof handoffRevisions.$inferSelect;
+export type HandoffRevision = Omit<typeof handoffRevisions.$inferSelect, "searchTsv">;
 
 /** Acceptance receipts: one per (content id, receiver), written with the acceptance itself. */
 export const handoffReceipts = pgTable(
@@ -494,15 +516,19 @@ export const workspaceFileVersions = pgTable(
     sessionId: uuid("session_id").references(() => sessions.id, { onDelete: "set null" }),
     runId: uuid("run_id").references(() => runs.id, { onDelete: "set null" }),
     toolCallId: text("tool_call_id"),
+    searchTsv: tsvector("search_tsv").generatedAlwaysAs(
+      sql`to_tsvector('english'::regconfig, left(path || ' ' || coalesce(content, ''), ${sql.raw(String(SEARCH_TEXT_CHARS))}))`,
+    ),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("workspace_file_versions_thread_path_version_uq").on(t.threadId, t.path, t.version),
+    index("workspace_file_versions_search_idx").using("gin", t.searchTsv),
     // files_modified of a handoff: the paths one session touched.
     index("workspace_file_versions_session_idx").on(t.sessionId),
   ],
 );
-export type WorkspaceFileVersion = typeof workspaceFileVersions.$inferSelect;
+export type WorkspaceFileVersion = Omit<typeof workspaceFileVersions.$inferSelect, "searchTsv">;
 
 /** One plan per thread, replaced whole by update_plan; version counts the replacements. */
 export const threadPlans = pgTable("thread_plans", {

@@ -9,6 +9,7 @@ export const BUILTIN_TOOL_NAMES = [
   "edit_file",
   "delete_file",
   "update_plan",
+  "search_history",
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];

@@ -12,6 +12,7 @@ import {
 } from "./offline-agent-brief";
 import { stepHandoff, stepListAgents } from "./offline-handoff";
 import { firstCommandIndex, handoffRequestOf, readPrompt } from "./offline-knowledge";
+import { stepRecall } from "./offline-recall";
 import { findReviseCommand, stepRevise } from "./offline-revise";
 import {
   call,
@@ -222,6 +223,8 @@ function stepCommand(ctx: StepContext, command: ToolCommand): OfflineStep {
       return stepHandoff(ctx, command.agentId, command.objective);
     case "list_agents":
       return stepListAgents(ctx);
+    case "recall":
+      return stepRecall(ctx, command.query);
     case "call":
       return stepCall(ctx, command.toolName, command.input);
     case "call_invalid":

@@ -11,6 +11,7 @@ export type ToolCommand =
   | { kind: "work" }
   | { kind: "handoff"; agentId: string; objective: string }
   | { kind: "list_agents" }
+  | { kind: "recall"; query: string }
   | { kind: "call"; toolName: string; input: unknown }
   | { kind: "call_invalid"; toolName: string };
 
@@ -45,6 +46,8 @@ const WORK = /\bwork[\t ]+through[\t ]+(?:the[\t ]+|my[\t ]+)?plan\b/i;
 const HANDOFF =
   /\bhand[\t -]?off[\t ]+to[\t ]+(`[^`\n]+`|"[^"\n]+"|'[^'\n]+'|[A-Za-z0-9][\w.-]*)[\t ]*:([\s\S]*)$/i;
 const LIST_AGENTS = /\blist[\t ]+(?:the[\t ]+|all[\t ]+|my[\t ]+|available[\t ]+)?agents\b/i;
+// `recall <words>` starts its line, so "I recall that…" stays an ordinary message.
+const RECALL = /(?:^|\n)[\t ]*recall[\t ]*:?[\t ]+(\S[^\n]*)/i;
 const CALL = /\bcall[\t ]+([A-Za-z_][A-Za-z0-9_.:-]*)[\t ]+(?=[{[])/i;
 const EDGE_PUNCTUATION = /[.,;:!?]+$/;
 
@@ -158,6 +161,11 @@ const MATCHERS: Matcher[] = [
   (text) => {
     const m = LIST_AGENTS.exec(text);
     return m ? { index: m.index, command: { kind: "list_agents" } } : null;
+  },
+  (text) => {
+    const m = RECALL.exec(text);
+    const query = (m?.[1] ?? "").trim();
+    return m && query ? { index: m.index, command: { kind: "recall", query } } : null;
   },
   (text) => {
     const m = CALL.exec(text);

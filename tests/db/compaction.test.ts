@@ -38,6 +38,16 @@ describe("compaction", () => {
         // Nobody hands work to it, so the first turn's default agent is offered no handoff tools
         // (their definitions alone would fill this test's small window).
         delegation: { ...DEFAULT_DELEGATION, allowAsHandoffTarget: false },
+        // The workspace and plan tools only: in this small window every tool definition counts,
+        // and the turns must reach the compaction threshold well before the reset threshold.
+        toolsAllow: [
+          "list_files",
+          "read_file",
+          "write_file",
+          "edit_file",
+          "delete_file",
+          "update_plan",
+        ],
       });
     const threadId = randomUUID();
     const spy = spyModel();

@@ -44,7 +44,7 @@ const filler = (i: number) =>
 const RESETS = 10;
 
 /*
- * The default agent's tool definitions alone take 763 tokens, 19% of a 4096-token window, so a
+ * The default agent's tool definitions alone take 868 tokens, 21% of a 4096-token window, so a
  * session of it can never start at 25% with any brief at all. This agent has three tools (9%)
  * and a brief share of 10%, small enough that the bound bites within ten resets and unpinned
  * facts are dropped (and listed) to keep session starts flat.

@@ -97,7 +97,15 @@ describe("profiles: create, list, get, patch, delete", () => {
       maxSteps: 25,
       briefShare: 0.2,
       tools: {
-        allow: ["list_files", "read_file", "write_file", "edit_file", "delete_file", "update_plan"],
+        allow: [
+          "list_files",
+          "read_file",
+          "write_file",
+          "edit_file",
+          "delete_file",
+          "update_plan",
+          "search_history",
+        ],
       },
       delegation: {
         canHandoff: false,

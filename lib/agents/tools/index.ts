@@ -9,11 +9,13 @@ import "server-only";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "../tool-names";
 import type { ToolContext, ToolKind } from "./context";
 import { createPlanTools } from "./plan";
+import { createRecallTools } from "./recall";
 import { withSpill } from "./spill";
 import { createWorkspaceTools } from "./workspace";
 
 export type { ToolContext, ToolFailure, ToolKind } from "./context";
 export type { UpdatePlanOutput } from "./plan";
+export type { RecallResult, SearchHistoryOutput } from "./recall";
 export { type SpilledResult, spillLargeResult, withSpill } from "./spill";
 export type {
   DeleteFileOutput,
@@ -32,11 +34,13 @@ export const TOOL_KINDS = {
   edit_file: "readOnly",
   delete_file: "effectful",
   update_plan: "readOnly",
+  search_history: "readOnly",
 } as const satisfies Record<BuiltinToolName, ToolKind>;
 
 export function createBuiltinTools(ctx: ToolContext) {
   const workspace = createWorkspaceTools(ctx);
   const plan = createPlanTools(ctx);
+  const recall = createRecallTools(ctx);
   return {
     list_files: withSpill("list_files", workspace.list_files, ctx),
     read_file: workspace.read_file,
@@ -44,6 +48,8 @@ export function createBuiltinTools(ctx: ToolContext) {
     edit_file: withSpill("edit_file", workspace.edit_file, ctx),
     delete_file: withSpill("delete_file", workspace.delete_file, ctx),
     update_plan: withSpill("update_plan", plan.update_plan, ctx),
+    // Bounded by its own limits (a few short snippets), like read_file.
+    search_history: recall.search_history,
   } satisfies Record<BuiltinToolName, unknown>;
 }
 
