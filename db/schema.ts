@@ -1,6 +1,6 @@
 // Every table Baton stores: Better Auth's identity tables, then threads, their sessions and
 // messages. Ownership flows from users → threads → sessions/messages; queries scope by user.
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import {
   boolean,
   customType,
@@ -208,6 +208,13 @@ export const messages = pgTable(
 );
 /** A message as code reads it (its search column is for search_history alone). */
 export type Message = Omit<typeof messages.$inferSelect, "searchTsv">;
+/**
+ * Every column but the search vector, which only recall reads: select and return these, or each
+ * read of a message also fetches a vector about the size of its text.
+ */
+const { searchTsv: _messageSearch, ...messageColumns } = getTableColumns(messages);
+
+export { messageColumns };
 
 // ── Context engine: profiles, resets, handoffs ──
 
@@ -393,6 +400,10 @@ export const handoffRevisions = pgTable(
   ],
 );
 export type HandoffRevision = Omit<typeof handoffRevisions.$inferSelect, "searchTsv">;
+/** Every column but the search vector (see `messageColumns`). */
+const { searchTsv: _revisionSearch, ...handoffRevisionColumns } = getTableColumns(handoffRevisions);
+
+export { handoffRevisionColumns };
 
 /** Acceptance receipts: one per (content id, receiver), written with the acceptance itself. */
 export const handoffReceipts = pgTable(
@@ -529,6 +540,11 @@ export const workspaceFileVersions = pgTable(
   ],
 );
 export type WorkspaceFileVersion = Omit<typeof workspaceFileVersions.$inferSelect, "searchTsv">;
+/** Every column but the search vector (see `messageColumns`). */
+const { searchTsv: _versionSearch, ...workspaceFileVersionColumns } =
+  getTableColumns(workspaceFileVersions);
+
+export { workspaceFileVersionColumns };
 
 /** One plan per thread, replaced whole by update_plan; version counts the replacements. */
 export const threadPlans = pgTable("thread_plans", {

@@ -4,7 +4,13 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb, rowsOf } from "../client";
-import { handoffReceipts, handoffRevisions, handoffs, sessions } from "../schema";
+import {
+  handoffReceipts,
+  handoffRevisionColumns,
+  handoffRevisions,
+  handoffs,
+  sessions,
+} from "../schema";
 import type { HandoffWithRevision } from "./handoff-reads";
 import { lockHandoff, setRevisionState, type Tx } from "./handoff-writes";
 
@@ -48,7 +54,7 @@ export async function cancelHandoff(
     await setRevisionState(tx, current, "cancelled");
   }
   const [row] = await tx
-    .select({ handoff: handoffs, revision: handoffRevisions })
+    .select({ handoff: handoffs, revision: handoffRevisionColumns })
     .from(handoffs)
     .innerJoin(
       handoffRevisions,

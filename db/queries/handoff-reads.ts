@@ -8,6 +8,7 @@ import {
   type HandoffRevision,
   type HandoffState,
   handoffReceipts,
+  handoffRevisionColumns,
   handoffRevisions,
   handoffs,
 } from "../schema";
@@ -20,7 +21,7 @@ export async function getHandoffRevisionById({
   revisionId: string;
 }): Promise<(HandoffRevision & { handoffKey: string }) | null> {
   const [row] = await getDb()
-    .select({ rev: handoffRevisions, key: handoffs.handoffKey })
+    .select({ rev: handoffRevisionColumns, key: handoffs.handoffKey })
     .from(handoffRevisions)
     .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
     .where(and(eq(handoffRevisions.id, revisionId), eq(handoffs.ownerId, ownerId)));
@@ -49,7 +50,7 @@ export async function listHandoffRevisions({
   key: string;
 }): Promise<HandoffRevision[]> {
   const rows = await getDb()
-    .select({ rev: handoffRevisions })
+    .select({ rev: handoffRevisionColumns })
     .from(handoffRevisions)
     .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
     .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)))
@@ -74,7 +75,7 @@ export async function getHandoffRevisionsByIds({
 }): Promise<(HandoffRevision & { handoffKey: string })[]> {
   if (revisionIds.length === 0) return [];
   const rows = await getDb()
-    .select({ rev: handoffRevisions, key: handoffs.handoffKey })
+    .select({ rev: handoffRevisionColumns, key: handoffs.handoffKey })
     .from(handoffRevisions)
     .innerJoin(handoffs, eq(handoffs.id, handoffRevisions.handoffId))
     .where(and(inArray(handoffRevisions.id, revisionIds), eq(handoffs.ownerId, ownerId)));
@@ -97,7 +98,7 @@ export async function getHandoffWithRevision({
   revision?: number;
 }): Promise<HandoffWithRevision | null> {
   const [row] = await getDb()
-    .select({ handoff: handoffs, revision: handoffRevisions })
+    .select({ handoff: handoffs, revision: handoffRevisionColumns })
     .from(handoffs)
     .innerJoin(
       handoffRevisions,
@@ -161,7 +162,7 @@ export async function listHandoffPage({
     .with(picked)
     .select({
       handoff: handoffs,
-      revision: handoffRevisions,
+      revision: handoffRevisionColumns,
       exactUpdatedAt: sql<string>`to_char(${handoffs.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(picked)

@@ -18,6 +18,7 @@ import {
   type HandoffRevisionKind,
   type HandoffState,
   handoffReceipts,
+  handoffRevisionColumns,
   handoffRevisions,
   handoffs,
   type RedactionRecord,
@@ -57,7 +58,7 @@ export type HandoffWriteResult =
 
 async function revisionRow(tx: Executor, handoffId: string, revision: number) {
   const [row] = await tx
-    .select()
+    .select(handoffRevisionColumns)
     .from(handoffRevisions)
     .where(and(eq(handoffRevisions.handoffId, handoffId), eq(handoffRevisions.revision, revision)));
   return row ?? null;
@@ -198,7 +199,7 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
         revision: firstRevision,
         contentId: firstId,
       })
-      .returning();
+      .returning(handoffRevisionColumns);
     if (!rev) throw new Error("handoff revision insert returned nothing");
     return { outcome: "stored", handoff: created, revision: rev };
   }
@@ -250,7 +251,7 @@ export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<Ha
       revision,
       contentId: id,
     })
-    .returning();
+    .returning(handoffRevisionColumns);
   if (!updated || !rev) throw new Error("handoff update returned nothing");
   return { outcome: "stored", handoff: updated, revision: rev };
 }

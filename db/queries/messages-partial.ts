@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { type Message, messages } from "../schema";
+import { type Message, messageColumns, messages } from "../schema";
 import { owned } from "./messages";
 
 /**
@@ -78,6 +78,6 @@ export async function settleReplyIfUnchanged({
         sql`date_trunc('milliseconds', ${messages.updatedAt}) = ${seenUpdatedAt.toISOString()}::timestamptz`,
       ),
     )
-    .returning();
+    .returning(messageColumns);
   return row ?? null;
 }

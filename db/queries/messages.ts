@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { MessageStatus } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
 import { type Database, getDb } from "../client";
-import { type Message, type MessageUsage, messages, threads } from "../schema";
+import { type Message, type MessageUsage, messageColumns, messages, threads } from "../schema";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -105,11 +105,11 @@ export async function appendMessage({
         .insert(messages)
         .values(messageRow({ threadId, sessionId, seq, message }))
         .onConflictDoNothing()
-        .returning();
+        .returning(messageColumns);
       if (row) return row;
       // allocateSeq proved the thread is this user's, so the row with this id is too.
       const [stored] = await tx
-        .select()
+        .select(messageColumns)
         .from(messages)
         .where(and(eq(messages.threadId, threadId), eq(messages.id, message.id)));
       if (stored && isSameMessage(stored, message)) throw new AlreadyStored(stored);
@@ -138,7 +138,7 @@ export async function updateMessage({
     .update(messages)
     .set({ ...patch, updatedAt: new Date() })
     .where(and(eq(messages.threadId, threadId), eq(messages.id, id), owned(userId)))
-    .returning();
+    .returning(messageColumns);
   return row ?? null;
 }
 
@@ -156,7 +156,7 @@ export async function getMessage({
   id: string;
 }): Promise<Message | null> {
   const [row] = await getDb()
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(and(eq(messages.threadId, threadId), eq(messages.id, id), owned(userId)));
   return row ?? null;
@@ -173,7 +173,7 @@ export async function listSessionMessages({
   sessionId: string;
 }): Promise<Message[]> {
   return getDb()
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(and(eq(messages.threadId, threadId), eq(messages.sessionId, sessionId), owned(userId)))
     .orderBy(asc(messages.seq));
@@ -199,7 +199,7 @@ export async function listThreadMessages({
 }): Promise<{ messages: Message[]; hasMore: boolean }> {
   if (fromSeq !== undefined) {
     const rows = await getDb()
-      .select()
+      .select(messageColumns)
       .from(messages)
       .where(and(eq(messages.threadId, threadId), gte(messages.seq, fromSeq), owned(userId)))
       .orderBy(asc(messages.seq))
@@ -207,7 +207,7 @@ export async function listThreadMessages({
     return { messages: rows.slice(0, limit), hasMore: rows.length > limit };
   }
   const rows = await getDb()
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(
       and(

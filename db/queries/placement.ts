@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
-import { type Message, messages } from "../schema";
+import { type Message, messageColumns, messages } from "../schema";
 import { allocateSeq, messageRow, type NewMessage } from "./messages";
 
 /**
@@ -50,7 +50,7 @@ export async function appendMessageAfter({
       .insert(messages)
       .values(messageRow({ threadId, sessionId, seq, message }))
       .onConflictDoNothing()
-      .returning();
+      .returning(messageColumns);
     if (!row) throw new BatonError("conflict:message", "A message with this id already exists.");
     return row;
   });

@@ -1,7 +1,15 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { type Message, messages, type Run, runs, threadResets, threads } from "../schema";
+import {
+  type Message,
+  messageColumns,
+  messages,
+  type Run,
+  runs,
+  threadResets,
+  threads,
+} from "../schema";
 import { instanceIsLive } from "./instances";
 
 // Claims: a user message is answered by exactly one run. A run that answers it (running on a
@@ -68,7 +76,7 @@ export async function claimRequest(input: {
 }): Promise<Run | null> {
   return getDb().transaction(async (tx) => {
     const [request] = await tx
-      .select()
+      .select(messageColumns)
       .from(messages)
       .where(and(eq(messages.threadId, input.threadId), eq(messages.id, input.requestId)))
       .for("update");
@@ -164,7 +172,7 @@ export async function claimOrphans(input: {
     }
     if (ids.length === 0) return [];
     const locked = await tx
-      .select()
+      .select(messageColumns)
       .from(messages)
       .where(and(eq(messages.threadId, threadId), inArray(messages.id, ids)))
       .orderBy(asc(messages.seq))

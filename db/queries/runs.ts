@@ -1,7 +1,15 @@
 import "server-only";
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import { type Message, messages, type Run, type RunStatus, runs, threads } from "../schema";
+import {
+  type Message,
+  messageColumns,
+  messages,
+  type Run,
+  type RunStatus,
+  runs,
+  threads,
+} from "../schema";
 import { grantToolForSession } from "./tool-grants";
 
 // Runs: one turn of model steps and tool calls, possibly spanning sessions. The row carries the
@@ -180,7 +188,7 @@ export async function claimAwaitingRun({
     if (!run) return { claimed: false, run: null, message: null };
     const [message] = run.messageId
       ? await tx
-          .select()
+          .select(messageColumns)
           .from(messages)
           .where(and(eq(messages.threadId, threadId), eq(messages.id, run.messageId)))
       : [];
@@ -192,7 +200,7 @@ export async function claimAwaitingRun({
       .update(messages)
       .set({ parts: settled.parts, tokenCount: settled.tokenCount, updatedAt: new Date() })
       .where(and(eq(messages.threadId, threadId), eq(messages.id, message.id)))
-      .returning();
+      .returning(messageColumns);
     for (const tool of settled.grants) {
       await grantToolForSession(tx, { sessionId: message.sessionId, tool });
     }
@@ -241,7 +249,7 @@ export async function settleAwaitingRuns({
     for (const run of waiting) {
       if (run.messageId) {
         const [message] = await tx
-          .select()
+          .select(messageColumns)
           .from(messages)
           .where(and(eq(messages.threadId, threadId), eq(messages.id, run.messageId)));
         if (message) {

@@ -4,6 +4,7 @@ import { getDb } from "../client";
 import {
   type ChatSession,
   type Message,
+  messageColumns,
   messages,
   sessions,
   type Thread,
@@ -137,7 +138,7 @@ export async function createThreadWithMessage({
       .returning();
     if (!thread) {
       const [earlier] = await tx
-        .select({ thread: threads, session: sessions, message: messages })
+        .select({ thread: threads, session: sessions, message: messageColumns })
         .from(messages)
         .innerJoin(threads, eq(threads.id, messages.threadId))
         .innerJoin(sessions, eq(sessions.id, messages.sessionId))
@@ -169,7 +170,7 @@ export async function createThreadWithMessage({
         model: message.model ?? null,
         tokenCount: message.tokenCount ?? 0,
       })
-      .returning();
+      .returning(messageColumns);
     if (!row) throw new Error("the first message was not stored");
     return { thread, session, message: row };
   });

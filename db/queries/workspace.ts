@@ -12,6 +12,7 @@ import {
   type WorkspaceFileOp,
   type WorkspaceFileVersion,
   workspaceFiles,
+  workspaceFileVersionColumns,
   workspaceFileVersions,
 } from "../schema";
 
@@ -137,7 +138,7 @@ export async function readFileVersion(
   { userId, threadId, path, version }: ThreadScope & { path: string; version: number },
 ): Promise<WorkspaceFileVersion | null> {
   const [row] = await db
-    .select()
+    .select(workspaceFileVersionColumns)
     .from(workspaceFileVersions)
     .where(
       and(

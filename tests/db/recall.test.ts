@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { listThreadMessages } from "@/db/queries/messages";
 import { searchThreadHistory } from "@/db/queries/recall";
 import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";
@@ -104,6 +105,11 @@ describe("search_history", () => {
       cite: "part 1, file notes/ferry.md version 1",
       snippet: "notes/ferry.md The ferry leaves «pier» «quokka» at nine",
     });
+
+    // Only recall reads the search vectors: a page of messages leaves them behind.
+    const page = await listThreadMessages({ userId: actor.id, threadId, limit: 100 });
+    expect(page.messages.length).toBeGreaterThan(4);
+    for (const row of page.messages) expect(Object.keys(row)).not.toContain("searchTsv");
   });
 
   it("finds nothing said in the current part (it is in view) and nothing of another user's thread", async () => {
