@@ -11,6 +11,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { messages, runs, serverInstances } from "@/db/schema";
 import { recoverThread } from "@/lib/agents/recovery";
+import { settleRecoveries } from "@/lib/agents/recovery-registry";
 import { runChatTurn } from "@/lib/agents/turn";
 import { messageText } from "@/lib/chat/request";
 import { createAgents, setThreadAgent, systemOf } from "../support/agents";
@@ -93,6 +94,9 @@ describe("a server that dies after an accepted handoff", () => {
       .where(and(eq(runs.threadId, threadId), eq(runs.status, "running")));
     if (!run) throw new Error("no running run");
     expect(run.handoffCount).toBe(1);
+    // The turn started a background recovery of the thread; let it end first, or the recovery
+    // below joins it (one per thread) and never runs with the target's model.
+    await settleRecoveries();
     // Its server goes silent.
     const dead = `dead-${randomUUID()}`;
     const then = new Date(Date.now() - 60_000);
