@@ -261,6 +261,16 @@ export const agentProfiles = pgTable(
     maxSteps: integer("max_steps").notNull().default(25),
     /** The largest share of the context window a carried-over brief may take. */
     briefShare: jsonb("brief_share").$type<number>().notNull().default(0.2),
+    /**
+     * When a reset's handoff is shown for review before it replaces the context: never, for
+     * manual resets (the reset button opens the draft), or always (threshold resets stop too).
+     */
+    reviewResets: text("review_resets").$type<ReviewResets>().notNull().default("manual"),
+    /**
+     * Utilization past which the next handoff is drafted ahead in the background, so a reset at
+     * the threshold commits without waiting for the model. Null: no drafting ahead.
+     */
+    draftThreshold: jsonb("draft_threshold").$type<number>().default(0.65),
     /** Tool names this agent may call: built-in names, `handoff_to_agent`, `list_agents`. */
     toolsAllow: jsonb("tools_allow")
       .$type<string[]>()
@@ -280,7 +290,10 @@ export const agentProfiles = pgTable(
 );
 export type AgentProfile = typeof agentProfiles.$inferSelect;
 
-export type ResetState = "running" | "committed" | "cancelled" | "failed";
+export type ReviewResets = "never" | "manual" | "always";
+
+/** `awaiting_review`: the handoff is drafted and waits for the user (reset_drafts); no lease. */
+export type ResetState = "running" | "awaiting_review" | "committed" | "cancelled" | "failed";
 
 /**
  * One row per (thread, fromSession) reset: its lease while running and, once committed, the
@@ -686,3 +699,106 @@ export const toolGrants = pgTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.tool] })],
 );
 export type ToolGrant = typeof toolGrants.$inferSelect;
+
+// ── Handoff quality: pins, drafts under review, drafts written ahead ──
+
+export type PinState = "pinned" | "unpinned";
+/** Who pinned it: the user (a card), the agent (the pin tool) or a handoff that listed it. */
+export type PinSource = "user" | "agent" | "handoff";
+
+/**
+ * The thread's pinned items: what every handoff carries in must_preserve, exactly. An unpinned
+ * row stays (state `unpinned`) so that a model listing the item again does not bring it back.
+ */
+export const threadPins = pgTable(
+  "thread_pins",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    /** Trimmed, spacing collapsed, lowercased: one row per pin text per thread. */
+    normalized: text("normalized").notNull(),
+    state: text("state").$type<PinState>().notNull().default("pinned"),
+    source: text("source").$type<PinSource>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("thread_pins_thread_text_uq").on(t.threadId, t.normalized)],
+);
+export type ThreadPin = typeof threadPins.$inferSelect;
+
+export type ResetDraftState = "awaiting_review" | "committed" | "cancelled" | "expired";
+
+/** What a reset measured when its draft was written: the commit finishes that reset with it. */
+export interface ResetDraftContext {
+  modelId: string;
+  profileId: string;
+  contextTokens: number;
+  contextWindow: number;
+  utilization: number;
+  /** Seq of the user message that moves into the new session with its run (threshold resets). */
+  moveFromSeq: number | null;
+  movedTokens: number;
+  midRun: boolean;
+  /** The run suspended at the draft (a threshold reset with review `always`). */
+  runId: string | null;
+  /** When the reset took its lease (the divider's duration counts from there). */
+  startedAt: string;
+}
+
+/**
+ * A handoff drafted for review (reset `{review: true}`, or a threshold reset under review
+ * `always`): one per (thread, fromSession); committing it makes revision N, cancelling it (or
+ * its expiry) leaves the thread in session N.
+ */
+export const resetDrafts = pgTable(
+  "reset_drafts",
+  {
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    fromSession: integer("from_session").notNull(),
+    trigger: text("trigger").$type<SessionTrigger>().notNull(),
+    state: text("state").$type<ResetDraftState>().notNull().default("awaiting_review"),
+    /** The drafted handoff (validated, redacted and bounded like a committed one). */
+    artifact: jsonb("artifact").$type<Record<string, unknown>>().notNull(),
+    dropped: jsonb("dropped").$type<DroppedRecord[]>().notNull().default([]),
+    redactions: jsonb("redactions").$type<RedactionRecord[]>().notNull().default([]),
+    source: text("source").$type<ResetStats["source"]>().notNull(),
+    writerTokens: integer("writer_tokens").notNull().default(0),
+    context: jsonb("context").$type<ResetDraftContext>().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.threadId, t.fromSession] }),
+    index("reset_drafts_waiting_idx").on(t.expiresAt).where(sql`state = 'awaiting_review'`),
+  ],
+);
+export type ResetDraft = typeof resetDrafts.$inferSelect;
+
+/**
+ * The next handoff of a session, written by the model in the background once the session
+ * passed its profile's draft threshold; a reset merges what happened after `throughSeq` into it
+ * mechanically instead of waiting for the model.
+ */
+export const aheadDrafts = pgTable("ahead_drafts", {
+  sessionId: uuid("session_id")
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: "cascade" }),
+  threadId: uuid("thread_id")
+    .notNull()
+    .references(() => threads.id, { onDelete: "cascade" }),
+  artifact: jsonb("artifact").$type<Record<string, unknown>>().notNull(),
+  source: text("source").$type<ResetStats["source"]>().notNull(),
+  writerTokens: integer("writer_tokens").notNull().default(0),
+  /** The highest message seq the model saw when it wrote the draft. */
+  throughSeq: integer("through_seq").notNull(),
+  modelId: text("model_id").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+export type AheadDraft = typeof aheadDrafts.$inferSelect;

@@ -14,7 +14,9 @@ import type { AgentProfile } from "@/db/schema";
 import {
   DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_DRAFT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
+  DEFAULT_REVIEW_RESETS,
   profileThresholdsSchema,
 } from "@/lib/context/policy";
 import { BatonError, fieldErrorsOf } from "@/lib/errors";
@@ -48,6 +50,8 @@ export function profileJson(profile: Profile, row: AgentProfile | null): Profile
     compactThreshold: profile.compactThreshold,
     maxSteps: profile.maxSteps,
     briefShare: profile.briefShare,
+    reviewResets: profile.reviewResets,
+    draftThreshold: profile.draftThreshold,
     tools: { allow: profile.toolsAllow },
     delegation: profile.delegation,
     builtIn: row === null,
@@ -71,6 +75,8 @@ export function newProfileDefaults(): ProfileView {
     compactThreshold: DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
     briefShare: DEFAULT_BRIEF_SHARE,
+    reviewResets: DEFAULT_REVIEW_RESETS,
+    draftThreshold: DEFAULT_DRAFT_THRESHOLD,
     tools: { allow: [...BUILTIN_TOOL_ALLOW] },
     delegation: { ...DEFAULT_DELEGATION },
     builtIn: false,

@@ -13,6 +13,8 @@ const stored: ProfileView = {
   compactThreshold: 0.6,
   maxSteps: 40,
   briefShare: 0.15,
+  reviewResets: "always",
+  draftThreshold: null,
   tools: { allow: ["read_file", "handoff_to_agent"] },
   delegation: {
     canHandoff: true,
@@ -39,6 +41,8 @@ describe("the agent form", () => {
       compactThreshold: 0.6,
       maxSteps: 40,
       briefShare: 0.15,
+      reviewResets: "always",
+      draftThreshold: null,
       tools: { allow: ["read_file", "handoff_to_agent"] },
       delegation: stored.delegation,
     });

@@ -15,6 +15,9 @@ export interface ProfileFormValues {
   compactThreshold: string;
   maxSteps: string;
   briefShare: string;
+  reviewResets: "never" | "manual" | "always";
+  /** "" turns drafting ahead off. */
+  draftThreshold: string;
   tools: string[];
   canHandoff: boolean;
   callable: boolean;
@@ -43,6 +46,8 @@ export function formValuesOf(profile: ProfileView): ProfileFormValues {
     compactThreshold: String(profile.compactThreshold),
     maxSteps: String(profile.maxSteps),
     briefShare: String(profile.briefShare),
+    reviewResets: profile.reviewResets,
+    draftThreshold: profile.draftThreshold === null ? "" : String(profile.draftThreshold),
     tools: [...profile.tools.allow],
     canHandoff: profile.delegation.canHandoff,
     callable: profile.delegation.callable,
@@ -86,6 +91,8 @@ export function profileBodyOf(
     compactThreshold: numberOf(values.compactThreshold),
     maxSteps: numberOf(values.maxSteps),
     briefShare: numberOf(values.briefShare),
+    reviewResets: values.reviewResets,
+    draftThreshold: values.draftThreshold.trim() === "" ? null : numberOf(values.draftThreshold),
     tools: { allow: values.tools },
     delegation: {
       canHandoff: values.canHandoff,
@@ -116,6 +123,8 @@ const FORM_FIELDS = new Set<string>([
   "compactThreshold",
   "maxSteps",
   "briefShare",
+  "reviewResets",
+  "draftThreshold",
 ]);
 
 /** The form field an API field error belongs to (`tools.allow.2` → tools), or null for none. */

@@ -7,8 +7,11 @@ import { listConfiguredModels } from "@/lib/ai/providers";
 import {
   DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_DRAFT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
+  DEFAULT_REVIEW_RESETS,
   profileThresholdsSchema,
+  REVIEW_RESETS,
 } from "@/lib/context/policy";
 import {
   BUILTIN_PROFILE_ID,
@@ -77,6 +80,17 @@ const briefShareSchema = z
   .number()
   .gt(0, "A brief share is above 0.")
   .lte(1, "A brief share is at most 1.");
+
+const reviewResetsSchema = z.enum(REVIEW_RESETS, {
+  message: 'One of "never", "manual" (the reset button\'s resets) or "always".',
+});
+
+/** Null turns drafting ahead off. */
+const draftThresholdSchema = z
+  .number()
+  .gt(0, "A draft threshold is above 0.")
+  .lte(1, "A draft threshold is at most 1.")
+  .nullable();
 
 const maxStepsSchema = z
   .number()
@@ -156,6 +170,8 @@ export const createProfileBodySchema = z
     compactThreshold: thresholdSchema.default(DEFAULT_COMPACT_THRESHOLD),
     maxSteps: maxStepsSchema.default(DEFAULT_MAX_STEPS),
     briefShare: briefShareSchema.default(DEFAULT_BRIEF_SHARE),
+    reviewResets: reviewResetsSchema.default(DEFAULT_REVIEW_RESETS),
+    draftThreshold: draftThresholdSchema.default(DEFAULT_DRAFT_THRESHOLD),
     tools: toolsSchema.default({ allow: [...BUILTIN_TOOL_ALLOW] }),
     delegation: delegationPatchSchema
       .default({})
@@ -175,6 +191,8 @@ export const patchProfileBodySchema = z
     compactThreshold: thresholdSchema,
     maxSteps: maxStepsSchema,
     briefShare: briefShareSchema,
+    reviewResets: reviewResetsSchema,
+    draftThreshold: draftThresholdSchema,
     tools: toolsSchema,
     delegation: delegationPatchSchema,
   })

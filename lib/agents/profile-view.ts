@@ -44,6 +44,9 @@ export const profileViewSchema = z.object({
   compactThreshold: z.number(),
   maxSteps: z.number().int(),
   briefShare: z.number(),
+  reviewResets: z.enum(["never", "manual", "always"]),
+  /** Null: the handoff is never drafted ahead. */
+  draftThreshold: z.number().nullable(),
   tools: z.object({ allow: z.array(z.string()) }),
   delegation: profileDelegationSchema,
   /** The built-in `default` profile: readable, never changed. */

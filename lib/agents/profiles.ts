@@ -3,14 +3,17 @@
 // by (owner, slug).
 import "server-only";
 import { getProfile, listProfiles } from "@/db/queries/profiles";
-import type { AgentProfile, ProfileDelegation } from "@/db/schema";
+import type { AgentProfile, ProfileDelegation, ReviewResets } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import type { StrategySetting } from "@/lib/ai/registry";
 import {
   DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_DRAFT_THRESHOLD,
   DEFAULT_RESET_THRESHOLD,
+  DEFAULT_REVIEW_RESETS,
   profileThresholdsSchema,
+  REVIEW_RESETS,
 } from "@/lib/context/policy";
 import { serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
@@ -31,6 +34,10 @@ export interface Profile {
   maxSteps: number;
   /** The largest share of the context window the brief a reset carries over may take. */
   briefShare: number;
+  /** Whether resets wait for the user's review of the drafted handoff (never, manual, always). */
+  reviewResets: ReviewResets;
+  /** Utilization past which the next handoff is drafted ahead; null: never drafted ahead. */
+  draftThreshold: number | null;
   /** Tool names this agent may call (built-in names, `handoff_to_agent`, `list_agents`). */
   toolsAllow: string[];
   delegation: ProfileDelegation;
@@ -72,10 +79,14 @@ export function defaultProfile(): Profile {
     compactThreshold: env.BATON_COMPACT_THRESHOLD ?? DEFAULT_COMPACT_THRESHOLD,
     maxSteps: DEFAULT_MAX_STEPS,
     briefShare: DEFAULT_BRIEF_SHARE,
+    reviewResets: DEFAULT_REVIEW_RESETS,
+    draftThreshold: DEFAULT_DRAFT_THRESHOLD,
     toolsAllow: [...BUILTIN_TOOL_NAMES, ...HANDOFF_TOOL_NAMES],
     delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
 }
+
+const REVIEW_SETTINGS = new Set<string>(REVIEW_RESETS);
 
 /** A profile as the run uses it: a stored row with its thresholds checked. */
 export function profileOf(row: AgentProfile): Profile {
@@ -92,6 +103,13 @@ export function profileOf(row: AgentProfile): Profile {
     contextStrategy: row.contextStrategy,
     maxSteps: row.maxSteps > 0 ? row.maxSteps : DEFAULT_MAX_STEPS,
     briefShare: row.briefShare > 0 && row.briefShare <= 1 ? row.briefShare : DEFAULT_BRIEF_SHARE,
+    reviewResets: REVIEW_SETTINGS.has(row.reviewResets) ? row.reviewResets : DEFAULT_REVIEW_RESETS,
+    draftThreshold:
+      row.draftThreshold === null
+        ? null
+        : row.draftThreshold > 0 && row.draftThreshold <= 1
+          ? row.draftThreshold
+          : DEFAULT_DRAFT_THRESHOLD,
     toolsAllow: row.toolsAllow,
     delegation: { ...DEFAULT_DELEGATION, ...row.delegation },
     ...(thresholds.success

@@ -8,6 +8,11 @@ export const DEFAULT_RESET_THRESHOLD = 0.8;
 export const DEFAULT_COMPACT_THRESHOLD = 0.5;
 /** The largest share of the context window a carried-over brief may take. */
 export const DEFAULT_BRIEF_SHARE = 0.2;
+/** Past this utilization the next handoff is drafted ahead in the background. */
+export const DEFAULT_DRAFT_THRESHOLD = 0.65;
+/** Whether a reset's handoff waits for the user's review: the reset button's resets by default. */
+export const REVIEW_RESETS = ["never", "manual", "always"] as const;
+export const DEFAULT_REVIEW_RESETS = "manual" satisfies (typeof REVIEW_RESETS)[number];
 
 export type ContextAction = "none" | "compact" | "reset";
 

@@ -96,6 +96,8 @@ describe("profiles: create, list, get, patch, delete", () => {
       compactThreshold: 0.5,
       maxSteps: 25,
       briefShare: 0.2,
+      reviewResets: "manual",
+      draftThreshold: 0.65,
       tools: {
         allow: [
           "list_files",
@@ -125,11 +127,13 @@ describe("profiles: create, list, get, patch, delete", () => {
         "createdAt",
         "delegation",
         "description",
+        "draftThreshold",
         "id",
         "maxSteps",
         "model",
         "name",
         "resetThreshold",
+        "reviewResets",
         "systemPrompt",
         "tools",
         "updatedAt",

@@ -285,6 +285,45 @@ export function AgentForm({
             />
           </Field>
         </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            id={idOf("reviewResets")}
+            label="Review handoffs"
+            help="Whether you see and edit a reset's handoff before it replaces the context."
+            errors={errors.byField.reviewResets}
+          >
+            <select
+              {...fieldProps("reviewResets", true)}
+              value={values.reviewResets}
+              onChange={(e) =>
+                set("reviewResets", e.target.value as ProfileFormValues["reviewResets"])
+              }
+              className={INPUT_CLASS}
+            >
+              <option value="manual">For resets I start</option>
+              <option value="always">Always, threshold resets too</option>
+              <option value="never">Never</option>
+            </select>
+          </Field>
+          <Field
+            id={idOf("draftThreshold")}
+            label="Draft ahead at"
+            help="Share of the window (0–1] past which the next handoff is drafted in the background. Empty: never."
+            errors={errors.byField.draftThreshold}
+          >
+            <input
+              {...fieldProps("draftThreshold", true)}
+              type="number"
+              inputMode="decimal"
+              min={0.01}
+              max={1}
+              step="any"
+              value={values.draftThreshold}
+              onChange={(e) => set("draftThreshold", e.target.value)}
+              className={INPUT_CLASS}
+            />
+          </Field>
+        </div>
         <ToolFields
           id={idOf("tools")}
           toolNames={toolNames}

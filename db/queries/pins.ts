@@ -1,0 +1,105 @@
+// The thread's pins (thread_pins): what every handoff carries in must_preserve, exactly. Reads
+// and writes are scoped to the thread's owner; an unpinned item keeps its row as a tombstone.
+import "server-only";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { getDb } from "../client";
+import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
+import type { Executor } from "./workspace";
+
+type Db = Executor;
+
+/** The key a pin is stored under: trimmed, spacing collapsed, lowercased. */
+export const normalizePin = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+
+/** The most characters a pin may hold (a pin is one instruction or fact, not a document). */
+export const PIN_MAX_CHARS = 2_000;
+
+async function ownsThread(db: Db, userId: string, threadId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: threads.id })
+    .from(threads)
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+  return row !== undefined;
+}
+
+/** Every pin row of the thread, pinned and unpinned, oldest first; null: not the user's thread. */
+export async function listThreadPins(
+  { userId, threadId }: { userId: string; threadId: string },
+  db: Db = getDb(),
+): Promise<ThreadPin[] | null> {
+  if (!(await ownsThread(db, userId, threadId))) return null;
+  return db
+    .select()
+    .from(threadPins)
+    .where(eq(threadPins.threadId, threadId))
+    .orderBy(asc(threadPins.createdAt), asc(threadPins.id));
+}
+
+/** The texts the thread has pinned now, oldest first (what the next handoff carries). */
+export async function currentPinTexts(
+  input: { userId: string; threadId: string },
+  db: Db = getDb(),
+): Promise<string[]> {
+  const rows = (await listThreadPins(input, db)) ?? [];
+  return rows.filter((r) => r.state === "pinned").map((r) => r.text);
+}
+
+/**
+ * Pins `text` (a new row, or a tombstone pinned again). `source: "handoff"` never revives a
+ * tombstone: a user's unpin wins over a model that lists the item again.
+ */
+export async function pinText(
+  {
+    userId,
+    threadId,
+    text,
+    source,
+  }: { userId: string; threadId: string; text: string; source: PinSource },
+  db: Db = getDb(),
+): Promise<ThreadPin | null> {
+  const clean = text.trim().replace(/\s+/g, " ").slice(0, PIN_MAX_CHARS);
+  if (clean === "") return null;
+  if (!(await ownsThread(db, userId, threadId))) return null;
+  const normalized = normalizePin(clean);
+  const revive = source !== "handoff";
+  const [row] = await db
+    .insert(threadPins)
+    .values({ threadId, text: clean, normalized, source })
+    .onConflictDoUpdate({
+      target: [threadPins.threadId, threadPins.normalized],
+      set: revive
+        ? { state: "pinned", updatedAt: sql`now()` }
+        : { updatedAt: sql`${threadPins.updatedAt}` },
+    })
+    .returning();
+  return row ?? null;
+}
+
+/** Unpins the thread's pin `pinId`; null when there is no such pin on the user's thread. */
+export async function unpinById(
+  { userId, threadId, pinId }: { userId: string; threadId: string; pinId: string },
+  db: Db = getDb(),
+): Promise<ThreadPin | null> {
+  if (!(await ownsThread(db, userId, threadId))) return null;
+  const [row] = await db
+    .update(threadPins)
+    .set({ state: "unpinned", updatedAt: sql`now()` })
+    .where(and(eq(threadPins.threadId, threadId), eq(threadPins.id, pinId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Unpins the pins whose text matches one of `texts` (case and spacing ignored). */
+export async function unpinTexts(
+  { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
+  db: Db = getDb(),
+): Promise<number> {
+  const keys = [...new Set(texts.map(normalizePin).filter((k) => k !== ""))];
+  if (keys.length === 0 || !(await ownsThread(db, userId, threadId))) return 0;
+  const rows = await db
+    .update(threadPins)
+    .set({ state: "unpinned", updatedAt: sql`now()` })
+    .where(and(eq(threadPins.threadId, threadId), inArray(threadPins.normalized, keys)))
+    .returning({ id: threadPins.id });
+  return rows.length;
+}
