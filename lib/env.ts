@@ -101,6 +101,7 @@ export const envSchema = z
     // Model providers.
     OPENAI_API_KEY: optional(z.string()),
     OPENAI_BASE_URL: optional(httpUrl),
+    OPENAI_API_MODE: optional(z.enum(["responses", "chat"])),
     OPENAI_MODELS: optional(z.string()),
     ANTHROPIC_API_KEY: optional(z.string()),
     ANTHROPIC_BASE_URL: optional(httpUrl),
@@ -120,6 +121,8 @@ export const envSchema = z
     BATON_RESET_THRESHOLD: optional(fraction),
     BATON_COMPACT_THRESHOLD: optional(fraction),
     BATON_HANDOFF_TTL_DAYS: optional(decimalNumber.pipe(z.number().positive("must be above 0"))),
+    BATON_DRAFT_TTL_HOURS: optional(decimalNumber.pipe(z.number().positive("must be above 0"))),
+    BATON_DRAFT_THRESHOLD: optional(z.union([z.literal("off"), fraction])),
   })
   // Compaction runs before a reset, never after: the default profile needs compact ≤ reset.
   .superRefine((env, ctx) => {
