@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import { Toaster } from "sonner";
 import { ZodWithoutEval } from "@/components/security/zod-without-eval";
+import { THEME_BOOT_SCRIPT } from "@/lib/theme/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,8 +15,14 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page renders per request: Next puts the request's CSP nonce (set by proxy.ts) on its
   // script tags while rendering, and a page prerendered at build time would have none.
   await connection();
+  const nonce = nonceOf((await headers()).get("content-security-policy"));
   return (
-    <html lang="en">
+    // The before-paint script sets the theme class on <html> before React hydrates it.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, allowed by this request's CSP nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
       <body>
         <ZodWithoutEval />
         {children}
@@ -23,4 +31,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </body>
     </html>
   );
+}
+
+/** The script nonce proxy.ts put in this request's Content-Security-Policy. */
+function nonceOf(policy: string | null): string | undefined {
+  return policy?.match(/'nonce-([^']+)'/)?.[1];
 }
