@@ -3,6 +3,7 @@
 // notice below it.
 import { Button } from "@/components/ui/button";
 import type { AgentOption } from "@/lib/agents/profile-view";
+import { dismissNotice } from "@/lib/theme/theme";
 import { AgentSelect } from "./agent-select";
 import { type ModelOption, ModelSelect } from "./model-select";
 import { SharePanel } from "./share-panel";
@@ -72,12 +73,23 @@ export function ChatHeader({
       </header>
       {offline ? (
         <div
-          className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
+          className="flex items-start gap-2 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
           data-testid="offline-notice"
+          data-offline-notice
         >
-          You are chatting with <strong>baton/local</strong>, an offline demo model with no AI
-          behind it. To connect a real model, set <code>OPENAI_API_KEY</code>,{" "}
-          <code>ANTHROPIC_API_KEY</code> or <code>OPENAI_COMPATIBLE_BASE_URL</code> and restart.
+          <p className="min-w-0 flex-1">
+            You are chatting with <strong>baton/local</strong>, an offline demo model with no AI
+            behind it. To connect a real model, set <code>OPENAI_API_KEY</code>,{" "}
+            <code>ANTHROPIC_API_KEY</code> or <code>OPENAI_COMPATIBLE_BASE_URL</code> and restart.
+          </p>
+          <button
+            type="button"
+            onClick={dismissNotice}
+            aria-label="Dismiss the offline model notice"
+            className="-my-1 shrink-0 rounded px-2 py-1 text-amber-900 hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-amber-600 dark:text-amber-200 dark:hover:bg-amber-900"
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
         </div>
       ) : null}
     </>

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { replyNotice } from "@/lib/chat/reply-notice";
 import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
+import { CopyReplyButton } from "./copy-reply-button";
 import { messageMarkdownComponents } from "./markdown-components";
 import { RunTimelineButton, type RunTimelineTarget } from "./run-timeline";
 import { ToolCard } from "./tool-card";
@@ -133,6 +134,7 @@ export const MessageView = memo(function MessageView({
           <span data-testid="model-attribution">{message.metadata.model}</span>
         ) : null}
         {notice === "stopped" ? <span data-testid="stopped-badge">Stopped</span> : null}
+        {!streaming && text.trim() !== "" ? <CopyReplyButton markdown={text} /> : null}
         {notice === "answering" ? <AnsweringIndicator /> : null}
         {showFailed ? (
           <span role="alert" className="text-red-600">
