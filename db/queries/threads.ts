@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, or } from "drizzle-orm";
 import { getDb } from "../client";
 import {
   type ChatSession,
@@ -18,14 +18,20 @@ export interface ThreadCursor {
   id: string;
 }
 
+/** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export async function listThreads({
   userId,
   cursor,
   limit,
+  titleContains,
 }: {
   userId: string;
   cursor?: ThreadCursor;
   limit: number;
+  /** Only threads whose title contains this text (case-insensitive). */
+  titleContains?: string;
 }): Promise<{ threads: Thread[]; nextCursor: ThreadCursor | null }> {
   const db = getDb();
   const after = cursor
@@ -37,7 +43,13 @@ export async function listThreads({
   const rows = await db
     .select()
     .from(threads)
-    .where(and(eq(threads.userId, userId), after))
+    .where(
+      and(
+        eq(threads.userId, userId),
+        after,
+        titleContains ? ilike(threads.title, `%${likeLiteral(titleContains)}%`) : undefined,
+      ),
+    )
     .orderBy(desc(threads.updatedAt), desc(threads.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
@@ -195,7 +207,8 @@ export async function updateThread({
       ...(title !== undefined ? { title } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(profile !== undefined ? { profile } : {}),
-      updatedAt: new Date(),
+      // The list is ordered by activity: a rename alone keeps the thread where it was.
+      ...(model !== undefined || profile !== undefined ? { updatedAt: new Date() } : {}),
     })
     .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
     .returning();
