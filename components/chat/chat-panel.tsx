@@ -46,6 +46,7 @@ import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useEscapeToStop } from "./use-escape-to-stop";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -279,6 +280,7 @@ export function ChatPanel({
   }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
   const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
+  useEscapeToStop(busy && !queueing && editingId === null, onStop);
 
   const editLast = useCallback(() => {
     if (!lastUser) return;

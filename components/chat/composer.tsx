@@ -86,6 +86,8 @@ export function Composer({
           <button
             type="button"
             onClick={onStop}
+            title="Stop the reply (Esc)"
+            aria-keyshortcuts="Escape"
             className="rounded-xl bg-zinc-800 px-4 py-2 font-medium text-white dark:bg-zinc-200 dark:text-zinc-900"
           >
             Stop

@@ -101,6 +101,7 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
         <section
           id={panelId}
           aria-label="Share this thread"
+          data-closes-on-escape
           className="fixed inset-x-3 top-16 z-20 space-y-3 rounded-xl border border-zinc-200 bg-white p-3 text-sm shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-80 dark:border-zinc-800 dark:bg-zinc-900"
         >
           <p className="text-zinc-700 dark:text-zinc-300">
