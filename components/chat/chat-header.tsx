@@ -44,19 +44,21 @@ export function ChatHeader({
   return (
     <>
       {/* On narrow screens the sidebar's menu button sits over the header's left edge. */}
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-4 pl-14 md:pl-4 dark:border-zinc-800">
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 py-2 pr-3 pl-14 sm:pr-4 md:pl-4 dark:border-zinc-800">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 sm:gap-x-4">
           <AgentSelect agents={agents} value={agent} onChange={onAgentChange} disabled={busy} />
           <ModelSelect models={models} value={model} onChange={onModelChange} disabled={busy} />
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-1 items-center justify-end gap-2 sm:flex-none">
           <Button
             variant="secondary"
             disabled={resetDisabled}
             onClick={onReset}
             title="Write a handoff now and continue in a fresh session"
+            aria-label="New session with handoff"
           >
-            New session with handoff
+            <span className="sm:hidden">New session</span>
+            <span className="max-sm:hidden">New session with handoff</span>
           </Button>
           <Button
             variant="secondary"
