@@ -188,6 +188,29 @@ export async function createThreadWithMessage({
   });
 }
 
+/**
+ * Replaces the thread's title only while it is still `expected`: a generated title never
+ * overwrites one the user gave meanwhile. False when the title had changed (or no such thread).
+ */
+export async function replaceTitleIfUnchanged({
+  userId,
+  threadId,
+  expected,
+  title,
+}: {
+  userId: string;
+  threadId: string;
+  expected: string;
+  title: string;
+}): Promise<boolean> {
+  const rows = await getDb()
+    .update(threads)
+    .set({ title })
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId), eq(threads.title, expected)))
+    .returning({ id: threads.id });
+  return rows.length > 0;
+}
+
 export async function updateThread({
   userId,
   threadId,
