@@ -26,8 +26,17 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       <body>
         <ZodWithoutEval />
         {children}
-        {/* Bottom right, lifted clear of the composer; not over the header, whose buttons it would cover. */}
-        <Toaster position="bottom-right" offset={{ bottom: 96, right: 16 }} closeButton />
+        {/*
+          Bottom left, over the sidebar's foot and no wider than the sidebar, so a toast never
+          covers the message column or the composer; on a phone (no sidebar) above the composer.
+        */}
+        <Toaster
+          position="bottom-left"
+          offset={{ bottom: 12, left: 12 }}
+          mobileOffset={{ bottom: 96, left: 12, right: 12 }}
+          style={{ "--width": "232px" } as React.CSSProperties}
+          closeButton
+        />
       </body>
     </html>
   );

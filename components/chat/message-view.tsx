@@ -54,6 +54,7 @@ export const MessageView = memo(function MessageView({
   stopped,
   failed,
   answering = false,
+  waitingOnReset = false,
   agentName,
   actions,
 }: {
@@ -63,6 +64,8 @@ export const MessageView = memo(function MessageView({
   failed: boolean;
   /** The server is answering this question, or writing this reply, on its own. */
   answering?: boolean;
+  /** A context reset is running: its divider is the one wait indicator, not "Thinking…". */
+  waitingOnReset?: boolean;
   /** The agent that wrote an assistant reply, in a thread that names its agents. */
   agentName?: string;
   actions: MessageActions;
@@ -125,7 +128,7 @@ export const MessageView = memo(function MessageView({
               <ToolCard key={block.key} part={block.part} onApproval={actions.onApproval} />
             ),
           )
-        ) : streaming ? (
+        ) : streaming && !waitingOnReset ? (
           <span className="animate-pulse text-zinc-400">Thinking…</span>
         ) : null}
       </div>
