@@ -12,19 +12,21 @@ import { getDb } from "@/db/client";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { currentPinTexts, pinText } from "@/db/queries/pins";
+import { getPlan } from "@/db/queries/plans";
 import { getResetDraft } from "@/db/queries/reset-drafts";
 import { getReset, releaseDeadResets } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
-import { resetDrafts, serverInstances, threadResets } from "@/db/schema";
+import { updateThread } from "@/db/queries/threads";
+import { agentProfiles, resetDrafts, runs, serverInstances, threadResets } from "@/db/schema";
 import { recoverThread } from "@/lib/agents/recovery";
 import { settleRecoveries } from "@/lib/agents/recovery-registry";
 import type { ProviderEnv } from "@/lib/ai/providers";
 import { type Actor, currentActor } from "@/lib/auth/server";
 import { messageText } from "@/lib/chat/request";
 import { loadThreadView } from "@/lib/chat/thread-view";
-import type { DraftView } from "@/lib/chat/types";
+import type { ContextResetPart, DraftView } from "@/lib/chat/types";
 import { guestHeaders } from "../support/auth";
-import { parseSse, sendTurn, startTurn } from "../support/chat";
+import { parseSse, type SsePart, sendTurn, startTurn } from "../support/chat";
 import { APP_ORIGIN, sameOrigin } from "../support/route-call";
 
 /** Handoff-writer calls (the offline model's JSON answers) made through the provider registry. */
@@ -373,5 +375,137 @@ describe("a message sent while a draft awaits review", () => {
     const sessions = await listSessions({ userId: u.actor.id, threadId });
     expect(sessions).toHaveLength(1);
     expect(reply.sessionId).toBe(sessions[0]?.id);
+  });
+});
+
+describe("review always", () => {
+  const resetEvents = (parts: SsePart[]) =>
+    parts
+      .filter((p) => p.type === "data-context-reset")
+      .map((p) => p.data as unknown as ContextResetPart);
+
+  async function alwaysReviewing(u: User, threadId: string) {
+    const profile = `review-${threadId}`;
+    await getDb().insert(agentProfiles).values({
+      id: profile,
+      userId: u.actor.id,
+      name: "Reviewed",
+      systemPrompt: "You work through plans.",
+      contextStrategy: "reset",
+      resetThreshold: 0.8,
+      compactThreshold: 0.5,
+      maxSteps: 25,
+      reviewResets: "always",
+    });
+    await updateThread({ userId: u.actor.id, threadId, profile });
+  }
+
+  const runsOf = (threadId: string) =>
+    getDb().select().from(runs).where(eq(runs.threadId, threadId)).orderBy(runs.startedAt);
+
+  it("stops a reset between two steps at the draft, ends the stream, and the commit resumes the run", async () => {
+    process.env.BATON_LOCAL_CONTEXT_WINDOW = "4096";
+    const u = await user();
+    const threadId = randomUUID();
+    await sendTurn(
+      u.actor,
+      threadId,
+      "plan: outline the guide; draft the intro; list the tools; write the examples; review the text; publish the guide",
+    );
+    await alwaysReviewing(u, threadId);
+    const view0 = await loadThreadView({ userId: u.actor.id, threadId });
+    expect(view0?.review).toBe("always");
+
+    const turn = await sendTurn(u.actor, threadId, "work through the plan");
+    const events = resetEvents(turn.parts);
+    expect(events.map((e) => e.event)).toEqual([
+      "reset_starting",
+      "input_blocked",
+      "awaiting_review",
+    ]);
+    const draft = events.at(-1)?.draft;
+    expect(draft).toMatchObject({ threadId, fromSession: 1, trigger: "threshold" });
+    // Nothing streams after the draft: the stream ends there.
+    const at = turn.parts.findIndex((p) => p.type === "data-context-reset");
+    expect(
+      turn.parts.slice(at).some((p) => p.type.startsWith("tool-") || p.type === "text-delta"),
+    ).toBe(false);
+    const [, parked] = await runsOf(threadId);
+    expect(parked?.status).toBe("awaiting_review");
+    expect(
+      (await getPlan(getDb(), { userId: u.actor.id, threadId }))?.items.some(
+        (i) => i.status !== "done",
+      ),
+    ).toBe(true);
+    // A restart does not take the parked run for a dead one.
+    await recoverThread(u.actor.id, threadId, { acceptedBefore: new Date() }).done;
+    expect((await runsOf(threadId))[1]?.status).toBe("awaiting_review");
+
+    if (!draft) throw new Error("no draft");
+    expect((await commit(u, threadId, { fromSession: 1, draft: draft.artifact })).status).toBe(201);
+    // The run resumes in session 2; each further reset it needs stops for review too.
+    let committed = 1;
+    for (let i = 0; i < 6; i++) {
+      const seen: { draft: DraftView | null } = { draft: null };
+      const settled = async () => {
+        const status = (await runsOf(threadId))[1]?.status;
+        seen.draft = (await loadThreadView({ userId: u.actor.id, threadId }))?.draft ?? null;
+        const fresh = (seen.draft?.fromSession ?? 0) > committed;
+        if (status === "awaiting_review" && fresh) return "parked";
+        return status === "running" || status === "awaiting_review" ? "running" : "ended";
+      };
+      await expect.poll(settled, { timeout: 30_000, interval: 50 }).not.toBe("running");
+      const parkedAgain = seen.draft;
+      if (!parkedAgain || parkedAgain.fromSession <= committed) break;
+      committed = parkedAgain.fromSession;
+      const done = await commit(u, threadId, {
+        fromSession: committed,
+        draft: parkedAgain.artifact,
+      });
+      expect(done.status).toBe(201);
+    }
+    const resumed = (await runsOf(threadId))[1];
+    expect(resumed?.id).toBe(parked?.id);
+    expect(resumed?.status).toBe("completed");
+    const sessions = await listSessions({ userId: u.actor.id, threadId });
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
+    expect(resumed?.sessionIds).toEqual(sessions.map((s) => s.id));
+    expect(
+      (await getPlan(getDb(), { userId: u.actor.id, threadId }))?.items.map((i) => i.status),
+    ).toEqual(Array(6).fill("done"));
+  });
+
+  it("stops a reset before a turn at the draft; after a cancel the message is answered in session 1", async () => {
+    process.env.BATON_LOCAL_CONTEXT_WINDOW = "1550";
+    const u = await user();
+    const threadId = randomUUID();
+    await sendTurn(u.actor, threadId, "Let's plan a long trip together");
+    await alwaysReviewing(u, threadId);
+    let stopped: { messageId: string; parts: SsePart[] } | null = null;
+    for (let i = 0; i < 20 && !stopped; i++) {
+      const turn = await sendTurn(
+        u.actor,
+        threadId,
+        `Here is some ordinary chatter about the weather, the harbour and the trains (${i})`,
+      );
+      if (resetEvents(turn.parts).length > 0) stopped = turn;
+    }
+    if (!stopped) throw new Error("the session never reached its threshold");
+    expect(resetEvents(stopped.parts).map((e) => e.event)).toEqual([
+      "reset_starting",
+      "input_blocked",
+      "awaiting_review",
+    ]);
+    expect(stopped.parts.some((p) => p.type === "text-delta")).toBe(false);
+    const view = await loadThreadView({ userId: u.actor.id, threadId });
+    expect(view?.draft?.trigger).toBe("threshold");
+
+    expect((await cancel(u, threadId, { fromSession: 1 })).status).toBe(200);
+    const reply = await answerOf(u, threadId, stopped.messageId);
+    const sessions = await listSessions({ userId: u.actor.id, threadId });
+    expect(sessions).toHaveLength(1);
+    expect(reply.sessionId).toBe(sessions[0]?.id);
+    const mine = (await runsOf(threadId)).filter((r) => r.requestMessageId === stopped?.messageId);
+    expect(mine.map((r) => r.status)).toEqual(["completed"]);
   });
 });
