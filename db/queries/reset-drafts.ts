@@ -141,6 +141,20 @@ export async function endDraft(
     );
 }
 
+/**
+ * How the thread's newest draft ended; null while it awaits review (or the thread never had one).
+ * Recovery resumes the runs a draft parked once it ended, whichever server ended it.
+ */
+export async function newestDraftEnd(threadId: string): Promise<DraftEnd | null> {
+  const [row] = await getDb()
+    .select({ state: resetDrafts.state })
+    .from(resetDrafts)
+    .where(eq(resetDrafts.threadId, threadId))
+    .orderBy(desc(resetDrafts.fromSession))
+    .limit(1);
+  return !row || row.state === "awaiting_review" ? null : row.state;
+}
+
 export const DRAFT_EXPIRED = "the draft waited too long for review";
 
 /**

@@ -88,7 +88,10 @@ export async function claimRequest(input: {
   });
 }
 
-/** Threads that may hold orphans: a run whose instance is gone, a queued message, a last message from the user. */
+/**
+ * Threads that may hold orphans: a run whose instance is gone, a queued message, a run parked at
+ * a draft (resumed once the draft ended), a last message from the user.
+ */
 export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
   const db = getDb();
   const rows = await db.execute(sql`
@@ -96,6 +99,7 @@ export async function listRecoveryCandidates(): Promise<{ threadId: string; user
     where exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'running'
                     and not ${instanceIsLive(sql`r.instance_id`)})
        or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
+       or exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'awaiting_review')
        or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
                     and m.role = 'user')`);
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);

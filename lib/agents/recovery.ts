@@ -10,7 +10,7 @@ import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
-import type { DraftEnd } from "@/db/queries/reset-drafts";
+import { type DraftEnd, newestDraftEnd } from "@/db/queries/reset-drafts";
 import { releaseDeadResets } from "@/db/queries/resets";
 import {
   claimDeadRuns,
@@ -130,10 +130,10 @@ async function recover(
     const outcome = await settleDeadRun(userId, threadId, run, thread.model);
     if (outcome) resumable.push(outcome);
   }
-  const parked = options.afterDraft
-    ? await claimParkedRuns(userId, threadId, instanceId)
-    : { resumable: [], unstarted: [] };
+  // Also when the server that ended the draft died before it resumed them.
+  const parked = await claimParkedRuns(userId, threadId, instanceId);
   resumable.push(...parked.resumable);
+  const reviewEnded = options.afterDraft ?? parked.end;
   const acceptedBefore =
     options.acceptedBefore ??
     new Date(Math.max(instanceStartedAt().getTime(), Date.now() - ORPHAN_GRACE_MS));
@@ -169,8 +169,8 @@ async function recover(
     languageModel,
     threadModelId,
     signal: new AbortController().signal,
-    queued: options.afterDraft !== undefined,
-    reviewEnded: options.afterDraft,
+    queued: reviewEnded !== undefined,
+    reviewEnded,
     recovering: true,
   };
   for (const item of resumable) {
@@ -214,7 +214,10 @@ async function recover(
 async function claimParkedRuns(userId: string, threadId: string, instanceId: string) {
   const resumable: { run: Run; message: Message; request: Message }[] = [];
   const unstarted: { run: Run; request: Message }[] = [];
-  for (const run of await listRunsAwaitingReview(threadId)) {
+  const parked = await listRunsAwaitingReview(threadId);
+  const end = parked.length > 0 ? await newestDraftEnd(threadId) : null;
+  if (!end) return { resumable, unstarted, end: undefined };
+  for (const run of parked) {
     const request = run.requestMessageId
       ? await getMessage({ userId, threadId, id: run.requestMessageId })
       : null;
@@ -232,7 +235,7 @@ async function claimParkedRuns(userId: string, threadId: string, instanceId: str
     if (message && message.parts.length > 0) resumable.push({ run: claimed, message, request });
     else unstarted.push({ run: claimed, request });
   }
-  return { resumable, unstarted };
+  return { resumable, unstarted, end };
 }
 
 /**
