@@ -4,6 +4,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { getMessage, updateMessage } from "@/db/queries/messages";
+import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
 import { earlierQuestionInFlight } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
@@ -108,12 +109,17 @@ export async function enterSession(
     queued,
     runId,
   }: { request: Message; session: ChatSession; queued: boolean; runId: string },
-): Promise<{ session: ChatSession; answering: string[] }> {
+): Promise<{ session: ChatSession; answering: string[]; parked?: boolean }> {
   const { userId, threadId } = scope;
   let current = session;
   if (queued) {
     out.write({ type: "data-queued", id: `queued-${request.id}`, data: { messageId: request.id } });
     current = await sessionAfterWaiting(scope, current, [request.id]);
+    // The reset it waited for stopped at a draft for review: it waits for that draft's end,
+    // parked, rather than holding its request open.
+    const draft = await getAwaitingDraft({ userId, threadId });
+    if (draft?.fromSession === current.number)
+      return { session: current, answering: [], parked: true };
   }
   await waitForTurn(scope, request, runId);
   if (queued) {

@@ -225,6 +225,7 @@ class RunLoop {
       queued: this.input.queued,
       runId: claimed.id,
     });
+    if (entered.parked) return "suspended";
     this.session = entered.session;
     this.answering = entered.answering;
     this.control.entered();

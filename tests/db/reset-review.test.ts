@@ -14,7 +14,7 @@ import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { currentPinTexts, pinText } from "@/db/queries/pins";
 import { getPlan } from "@/db/queries/plans";
 import { getResetDraft } from "@/db/queries/reset-drafts";
-import { getReset, releaseDeadResets } from "@/db/queries/resets";
+import { getActiveReset, getReset, releaseDeadResets } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import { updateThread } from "@/db/queries/threads";
 import { agentProfiles, resetDrafts, runs, serverInstances, threadResets } from "@/db/schema";
@@ -237,6 +237,29 @@ describe("a reset with review", () => {
     expect(stored?.artifact).toEqual(draft.artifact);
   });
 
+  it("keeps the draft when the edited pins alone exceed the brief's bound (409 with the reason)", async () => {
+    const u = await user();
+    const threadId = await threadWithHistory(u);
+    const draft = await draftOf(u, threadId);
+    const pins = Array.from(
+      { length: 6 },
+      (_, i) => `pin ${i}: ${"keep this exact wording ".repeat(60)}`,
+    );
+    const answer = await commit(u, threadId, {
+      fromSession: 1,
+      draft: { ...draft.artifact, must_preserve: pins },
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ error: { code: "conflict:draft_too_large" } });
+    expect(String((answer.body.error as { message: string }).message)).toMatch(/pinned items/);
+    expect(await listSessions({ userId: u.actor.id, threadId })).toHaveLength(1);
+    expect((await getResetDraft({ userId: u.actor.id, threadId, fromSession: 1 }))?.state).toBe(
+      "awaiting_review",
+    );
+    const kept = await currentPinTexts({ userId: u.actor.id, threadId });
+    expect(kept.some((text) => text.startsWith("pin 0"))).toBe(false);
+  });
+
   it("answers 404 to another user for the draft, its commit and its cancel", async () => {
     const owner = await user();
     const other = await user();
@@ -319,6 +342,33 @@ describe("a message sent while a draft awaits review", () => {
     const sessions = await listSessions({ userId: u.actor.id, threadId });
     expect(sessions).toHaveLength(1);
     expect(reply.sessionId).toBe(sessions[0]?.id);
+  });
+
+  it("sent while the draft is being written, waits for the review too and is answered after the commit", async () => {
+    const u = await user();
+    const threadId = await threadWithHistory(u);
+    process.env.BATON_LOCAL_HANDOFF_DELAY_MS = "1500";
+    const asked = reset(u, threadId, { fromSession: 1, review: true });
+    await expect
+      .poll(async () => (await getActiveReset({ userId: u.actor.id, threadId }))?.fromSession, {
+        timeout: 20_000,
+        interval: 20,
+      })
+      .toBe(1);
+    const { messageId, response } = await startTurn(u.actor, threadId, "what colour is the buoy?");
+    const drafted = await asked;
+    expect(drafted.status).toBe(202);
+    const parts = parseSse(await response.text());
+    expect(parts.some((p) => p.type === "data-queued")).toBe(true);
+    expect(parts.some((p) => p.type === "text-delta")).toBe(false);
+    expect((await getMessage({ userId: u.actor.id, threadId, id: messageId }))?.status).toBe(
+      "queued",
+    );
+
+    const draft = drafted.body.draft as DraftView;
+    expect((await commit(u, threadId, { fromSession: 1, draft: draft.artifact })).status).toBe(201);
+    const reply = await answerOf(u, threadId, messageId);
+    expect(reply.sessionId).toBe((await listSessions({ userId: u.actor.id, threadId }))[1]?.id);
   });
 
   it("survives a restart: recovery leaves the draft and the queued message until the commit", async () => {
