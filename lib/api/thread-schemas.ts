@@ -6,6 +6,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   HandoffView,
   LiveStream,
   MessageMetadata,
@@ -90,6 +91,23 @@ export const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
   startedAt: z.string(),
 });
 
+const artifactSchema = z.custom<DraftView["artifact"]>(
+  (value) => isRecord(value) && typeof value.goal === "string",
+  "a handoff artifact",
+);
+
+export const draftViewSchema: z.ZodType<DraftView> = z.object({
+  threadId: z.string(),
+  fromSession: z.number(),
+  trigger: triggerSchema,
+  state: z.enum(["awaiting_review", "committed", "cancelled", "expired"]),
+  artifact: artifactSchema,
+  dropped: z.array(z.object({ field: z.string(), item: z.string() })),
+  source: z.enum(["model", "repaired", "mechanical"]),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
 /** One page of `GET /api/threads/{id}` (ThreadView). */
 export const threadViewPageSchema = z.object({
   thread: z.object({ id: z.string(), title: z.string(), profile: z.string() }),
@@ -102,6 +120,8 @@ export const threadViewPageSchema = z.object({
   // Older servers answer without them: nothing is live then.
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
+  draft: draftViewSchema.nullable().default(null),
+  review: z.enum(["never", "manual", "always"]).default("manual"),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;
