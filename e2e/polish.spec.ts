@@ -160,6 +160,8 @@ test("copy, Escape, a short title, search and a rename that keeps its place", as
 
   // A second thread; renaming the older one keeps it below.
   await page.getByRole("link", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(chat.messages).toHaveCount(0);
   await chat.sendMessage("Draft the quarterly budget review for the museum board");
   await chat.waitForReplyDone();
   const links = nav.getByRole("link");

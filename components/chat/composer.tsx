@@ -53,7 +53,7 @@ export function Composer({
     <form onSubmit={submit} className="border-t border-zinc-200 p-3 dark:border-zinc-800">
       {header}
       {editing ? (
-        <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500">
+        <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
           Editing your last message.
           <button type="button" className="underline" onClick={onCancelEdit}>
             Cancel edit

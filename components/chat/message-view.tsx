@@ -82,7 +82,7 @@ export const MessageView = memo(function MessageView({
         <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-indigo-600 px-4 py-2 text-white">
           {text}
         </div>
-        <div className="flex gap-2 text-xs text-zinc-500">
+        <div className="flex gap-2 text-xs text-zinc-500 dark:text-zinc-400">
           {answering ? (
             <AnsweringIndicator />
           ) : status === "queued" ? (
@@ -132,7 +132,7 @@ export const MessageView = memo(function MessageView({
           <span className="animate-pulse text-zinc-400">Thinking…</span>
         ) : null}
       </div>
-      <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-500">
+      <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400">
         {message.metadata?.model ? (
           <span data-testid="model-attribution">{message.metadata.model}</span>
         ) : null}

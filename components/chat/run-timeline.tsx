@@ -136,7 +136,7 @@ function RunTimelineDialog({
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3 text-sm">
         {load.state === "loading" ? (
-          <p role="status" className="text-zinc-500">
+          <p role="status" className="text-zinc-500 dark:text-zinc-400">
             Loading the journal…
           </p>
         ) : load.state === "empty" ? (
@@ -226,10 +226,10 @@ function InvocationSection({
       <h3 id={headingId} className="flex flex-wrap items-baseline gap-x-2 font-medium">
         <span className="break-words">{title}</span>
         {group.agent && title !== group.agent ? (
-          <span className="font-mono text-xs text-zinc-500">{group.agent}</span>
+          <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{group.agent}</span>
         ) : null}
         {group.durationMs !== null ? (
-          <span className="text-xs font-normal text-zinc-500">
+          <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">
             {formatDuration(group.durationMs)}
           </span>
         ) : null}
@@ -272,7 +272,7 @@ function EventRow({ item, start }: { item: TimelineEvent; start: number }) {
       <time
         dateTime={event.at}
         title={new Date(event.at).toLocaleString()}
-        className="text-right font-mono text-xs leading-5 text-zinc-500 tabular-nums"
+        className="text-right font-mono text-xs leading-5 text-zinc-500 dark:text-zinc-400 tabular-nums"
       >
         {formatOffset(Math.max(0, offset))}
       </time>
@@ -280,10 +280,15 @@ function EventRow({ item, start }: { item: TimelineEvent; start: number }) {
         <p className="flex flex-wrap items-baseline gap-x-2">
           <span className={`min-w-0 break-words ${tone}`}>{item.title}</span>
           {item.tookMs !== null ? (
-            <span className="text-xs text-zinc-500">took {formatDuration(item.tookMs)}</span>
+            <span className="text-xs text-zinc-500 dark:text-zinc-400">
+              took {formatDuration(item.tookMs)}
+            </span>
           ) : null}
           {tokens.length > 0 ? (
-            <span className="text-xs text-zinc-500" data-testid="timeline-tokens">
+            <span
+              className="text-xs text-zinc-500 dark:text-zinc-400"
+              data-testid="timeline-tokens"
+            >
               {tokens.join(" · ")} tokens
             </span>
           ) : null}
@@ -292,7 +297,7 @@ function EventRow({ item, start }: { item: TimelineEvent; start: number }) {
           <p className="break-words text-xs text-zinc-600 dark:text-zinc-400">{item.detail}</p>
         ) : null}
         {event.payload.truncated === true ? (
-          <p className="text-xs text-zinc-500">(details shortened)</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">(details shortened)</p>
         ) : null}
       </div>
     </li>

@@ -32,7 +32,7 @@ function Chevron({ open }: { open: boolean }) {
     <svg
       aria-hidden="true"
       viewBox="0 0 16 16"
-      className={`size-3 shrink-0 text-zinc-500 transition-transform ${open ? "rotate-90" : ""}`}
+      className={`size-3 shrink-0 text-zinc-500 dark:text-zinc-400 transition-transform ${open ? "rotate-90" : ""}`}
     >
       <path d="M6 4l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.75" />
     </svg>

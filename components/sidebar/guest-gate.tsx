@@ -31,7 +31,7 @@ export function GuestGate() {
           </button>
         </p>
       ) : (
-        <p className="text-zinc-500">Starting a guest session…</p>
+        <p className="text-zinc-500 dark:text-zinc-400">Starting a guest session…</p>
       )}
     </main>
   );

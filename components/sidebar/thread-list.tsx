@@ -82,7 +82,7 @@ export function ThreadList() {
           maxLength={100}
           aria-label="Search threads by title"
           placeholder="Search threads"
-          className="w-full rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 text-sm outline-none placeholder:text-zinc-500 focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-800 dark:placeholder:text-zinc-400"
+          className="w-full rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 text-sm outline-none placeholder:text-zinc-500 dark:text-zinc-400 focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-800 dark:placeholder:text-zinc-400"
         />
       </search>
 

@@ -30,7 +30,7 @@ function Lines({ content }: { content: string }) {
         <div key={i} className="flex">
           <span
             aria-hidden="true"
-            className="shrink-0 select-none border-r border-zinc-200 pr-2 pl-2 text-right text-zinc-500 tabular-nums dark:border-zinc-800"
+            className="shrink-0 select-none border-r border-zinc-200 pr-2 pl-2 text-right text-zinc-500 dark:text-zinc-400 tabular-nums dark:border-zinc-800"
             style={{ width: `calc(${width}ch + 1rem + 1px)` }}
           >
             {i + 1}

@@ -35,7 +35,11 @@ function FileRow({ entry, name, onOpen }: { entry: FileEntry; name: string; onOp
       data-testid="file-entry"
       data-path={entry.path}
     >
-      <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 shrink-0 text-zinc-500">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 16 16"
+        className="size-3.5 shrink-0 text-zinc-500 dark:text-zinc-400"
+      >
         <path
           d="M4 1.75h5l3 3v9.5H4z M9 1.75v3h3"
           fill="none"
@@ -80,7 +84,7 @@ function Tree({ nodes, onOpen }: { nodes: TreeNode<FileEntry>[]; onOpen: (path: 
               <svg
                 aria-hidden="true"
                 viewBox="0 0 16 16"
-                className={`size-3 shrink-0 text-zinc-500 transition-transform ${closed.has(node.path) ? "" : "rotate-90"}`}
+                className={`size-3 shrink-0 text-zinc-500 dark:text-zinc-400 transition-transform ${closed.has(node.path) ? "" : "rotate-90"}`}
               >
                 <path d="M6 4l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.75" />
               </svg>

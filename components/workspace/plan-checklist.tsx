@@ -47,7 +47,11 @@ function ItemIcon({ status }: { status: PlanItemStatus }) {
     );
   }
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 shrink-0 text-zinc-500">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="size-4 shrink-0 text-zinc-500 dark:text-zinc-400"
+    >
       <rect
         x="2"
         y="2"
@@ -78,7 +82,7 @@ export function PlanChecklist({ items }: { items: PlanItem[] }) {
         <svg
           aria-hidden="true"
           viewBox="0 0 16 16"
-          className={`size-3 shrink-0 text-zinc-500 transition-transform ${open ? "rotate-90" : ""}`}
+          className={`size-3 shrink-0 text-zinc-500 dark:text-zinc-400 transition-transform ${open ? "rotate-90" : ""}`}
         >
           <path d="M6 4l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.75" />
         </svg>
