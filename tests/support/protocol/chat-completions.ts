@@ -260,3 +260,18 @@ export function startChatCompletionsServer(
   };
   return startProtocolServer(protocol);
 }
+
+/** The tool results a request sends back, by call id. */
+export function chatToolResults(request: RecordedRequest): Map<string, string> {
+  const results = new Map<string, string>();
+  for (const message of request.body.messages ?? []) {
+    if (message.role === "tool") results.set(message.tool_call_id, String(message.content));
+  }
+  return results;
+}
+
+/** The JSON Schema a request asks its answer to follow, if any. */
+export function chatStructuredSchema(request: RecordedRequest): unknown {
+  const format = request.body.response_format;
+  return format?.type === "json_schema" ? format.json_schema?.schema : undefined;
+}
