@@ -158,12 +158,15 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
 
     it("runs three steps with tools, each result sent back to the model", async () => {
       server.script(
-        { toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":"alpha"}' }] },
+        {
+          text: "Writing the notes first.",
+          toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":"alpha"}' }],
+        },
         { toolCalls: [{ name: "read_file", args: '{"path":"notes.md"}' }] },
         { text: "The notes say alpha." },
       );
       const { parts, stored } = await send("write notes.md, then read it back");
-      expect(replyText(parts)).toBe("The notes say alpha.");
+      expect(replyText(parts)).toBe("Writing the notes first.The notes say alpha.");
       expect(server.requests).toHaveLength(3);
       const [, second, third] = server.requests;
       if (!second || !third) throw new Error("three requests expected");
