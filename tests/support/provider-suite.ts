@@ -25,7 +25,20 @@ export interface ProviderUnderTest {
   structuredSchemaOf(request: RecordedRequest): unknown;
   /** The tool results a request carries back to the model, by call id. */
   toolResultsOf(request: RecordedRequest): Map<string, string>;
+  /** The protocol's own checks of the request that asked for the handoff. */
+  checkHandoffRequest?(request: RecordedRequest): void;
+  /** The cases to run (all by default), for a second configuration of the same protocol. */
+  cases?: readonly CaseName[];
 }
+
+export type CaseName =
+  | "turn"
+  | "tools"
+  | "reset"
+  | "retry"
+  | "persistent"
+  | "cut"
+  | "bad-tool-json";
 
 /** The window every provider gets here: small enough that `auto` resets (below 32k). */
 export const WINDOW = 16_000;
@@ -78,6 +91,10 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
       expect(refusals).toEqual([]);
       expect(pending).toBe(0);
     });
+
+    const runs = (name: CaseName) => provider.cases === undefined || provider.cases.includes(name);
+    const test = (name: CaseName, title: string, body: () => Promise<void>) =>
+      it.runIf(runs(name))(title, body);
 
     async function send(text: string, threadId = randomUUID()) {
       const h = new Headers(headers);
@@ -136,27 +153,31 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
     const errors = (parts: SsePart[]) =>
       parts.filter((p) => p.type === "error") as unknown as { errorText: string }[];
 
-    it("answers a chat turn, streamed, and measures the context from the reported usage", async () => {
-      server.script({ text: "Hello from the wire.", usage: { input: 2345, output: 6 } });
-      const { parts, stored } = await send("hello");
-      expect(replyText(parts)).toBe("Hello from the wire.");
-      expect(stored.map((m) => `${m.role}:${m.status}`)).toEqual([
-        "user:complete",
-        "assistant:complete",
-      ]);
-      expect(textOf(stored[1])).toBe("Hello from the wire.");
-      expect(server.requests).toHaveLength(1);
-      expect(JSON.stringify(server.requests[0]?.body)).toContain("hello");
-      // The reading after the step starts from what the provider reported (far above the local
-      // estimate of this short prompt), plus the reply's own few tokens.
-      const after = contexts(parts).at(-1);
-      expect(after?.contextWindow).toBe(WINDOW);
-      expect(after?.inputTokens).toBeGreaterThanOrEqual(2345);
-      expect(after?.inputTokens).toBeLessThan(2345 + 40);
-      expect(after?.utilization).toBeCloseTo((after?.inputTokens ?? 0) / WINDOW, 5);
-    });
+    test(
+      "turn",
+      "answers a chat turn, streamed, and measures the context from the reported usage",
+      async () => {
+        server.script({ text: "Hello from the wire.", usage: { input: 2345, output: 6 } });
+        const { parts, stored } = await send("hello");
+        expect(replyText(parts)).toBe("Hello from the wire.");
+        expect(stored.map((m) => `${m.role}:${m.status}`)).toEqual([
+          "user:complete",
+          "assistant:complete",
+        ]);
+        expect(textOf(stored[1])).toBe("Hello from the wire.");
+        expect(server.requests).toHaveLength(1);
+        expect(JSON.stringify(server.requests[0]?.body)).toContain("hello");
+        // The reading after the step starts from what the provider reported (far above the local
+        // estimate of this short prompt), plus the reply's own few tokens.
+        const after = contexts(parts).at(-1);
+        expect(after?.contextWindow).toBe(WINDOW);
+        expect(after?.inputTokens).toBeGreaterThanOrEqual(2345);
+        expect(after?.inputTokens).toBeLessThan(2345 + 40);
+        expect(after?.utilization).toBeCloseTo((after?.inputTokens ?? 0) / WINDOW, 5);
+      },
+    );
 
-    it("runs three steps with tools, each result sent back to the model", async () => {
+    test("tools", "runs three steps with tools, each result sent back to the model", async () => {
       server.script(
         {
           text: "Writing the notes first.",
@@ -180,52 +201,57 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
       expect(stored.at(-1)?.status).toBe("complete");
     });
 
-    it("resets mid-run with a handoff the model wrote through structured output", async () => {
-      const threadId = randomUUID();
-      server.script(
-        // The first step reports a context past the reset threshold (0.8 of the window).
-        {
-          toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":"alpha"}' }],
-          usage: { input: Math.round(WINDOW * 0.9), output: 20 },
-        },
-        (request) =>
-          provider.structuredSchemaOf(request)
-            ? { object: HANDOFF, usage: { input: 900, output: 150 } }
-            : { status: 400, message: "the test expected the handoff request here" },
-        { text: "Report written after the reset.", usage: { input: 3000, output: 10 } },
-      );
-      const { parts, stored } = await send("write the status report", threadId);
-      expect(replyText(parts)).toContain("Report written after the reset.");
-      const handoffRequest = server.requests[1];
-      if (!handoffRequest) throw new Error("no handoff request");
-      const schema = provider.structuredSchemaOf(handoffRequest);
-      expect(strictSchemaProblem(schema)).toBeNull();
+    test(
+      "reset",
+      "resets mid-run with a handoff the model wrote through structured output",
+      async () => {
+        const threadId = randomUUID();
+        server.script(
+          // The first step reports a context past the reset threshold (0.8 of the window).
+          {
+            toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":"alpha"}' }],
+            usage: { input: Math.round(WINDOW * 0.9), output: 20 },
+          },
+          (request) =>
+            provider.structuredSchemaOf(request)
+              ? { object: HANDOFF, usage: { input: 900, output: 150 } }
+              : { status: 400, message: "the test expected the handoff request here" },
+          { text: "Report written after the reset.", usage: { input: 3000, output: 10 } },
+        );
+        const { parts, stored } = await send("write the status report", threadId);
+        expect(replyText(parts)).toContain("Report written after the reset.");
+        const handoffRequest = server.requests[1];
+        if (!handoffRequest) throw new Error("no handoff request");
+        const schema = provider.structuredSchemaOf(handoffRequest);
+        expect(strictSchemaProblem(schema)).toBeNull();
+        provider.checkHandoffRequest?.(handoffRequest);
 
-      const rows = await getDb()
-        .select()
-        .from(sessions)
-        .where(eq(sessions.threadId, threadId))
-        .orderBy(asc(sessions.number));
-      expect(rows.map((s) => s.number)).toEqual([1, 2]);
-      expect(rows[1]?.resetStats?.source).toBe("model");
-      expect(rows[1]?.resetStats?.writerTokens).toBe(1050);
-      const revisionId = rows[1]?.handoffRevisionId;
-      if (!revisionId) throw new Error("session 2 did not start from a handoff");
-      const [revision] = await getDb()
-        .select()
-        .from(handoffRevisions)
-        .where(eq(handoffRevisions.id, revisionId));
-      const artifact = handoffArtifactSchema.parse(revision?.artifact);
-      expect(artifact.goal).toBe(HANDOFF.goal);
-      expect(artifact.remaining_tasks).toEqual(HANDOFF.remaining_tasks);
-      expect(artifact.key_decisions).toEqual(HANDOFF.key_decisions);
-      expect(artifact.files_modified).toContain("notes.md");
-      // The brief reached the model in session 2.
-      expect(JSON.stringify(server.requests[2]?.body)).toContain(HANDOFF.goal);
-      expect(stored.at(-1)?.status).toBe("complete");
-    });
+        const rows = await getDb()
+          .select()
+          .from(sessions)
+          .where(eq(sessions.threadId, threadId))
+          .orderBy(asc(sessions.number));
+        expect(rows.map((s) => s.number)).toEqual([1, 2]);
+        expect(rows[1]?.resetStats?.source).toBe("model");
+        expect(rows[1]?.resetStats?.writerTokens).toBe(1050);
+        const revisionId = rows[1]?.handoffRevisionId;
+        if (!revisionId) throw new Error("session 2 did not start from a handoff");
+        const [revision] = await getDb()
+          .select()
+          .from(handoffRevisions)
+          .where(eq(handoffRevisions.id, revisionId));
+        const artifact = handoffArtifactSchema.parse(revision?.artifact);
+        expect(artifact.goal).toBe(HANDOFF.goal);
+        expect(artifact.remaining_tasks).toEqual(HANDOFF.remaining_tasks);
+        expect(artifact.key_decisions).toEqual(HANDOFF.key_decisions);
+        expect(artifact.files_modified).toContain("notes.md");
+        // The brief reached the model in session 2.
+        expect(JSON.stringify(server.requests[2]?.body)).toContain(HANDOFF.goal);
+        expect(stored.at(-1)?.status).toBe("complete");
+      },
+    );
 
-    it("retries a 429 with a short Retry-After and answers", async () => {
+    test("retry", "retries a 429 with a short Retry-After and answers", async () => {
       server.script(
         {
           status: 429,
@@ -242,28 +268,32 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
     });
 
     for (const status of [429, 500]) {
-      it(`ends a persistent ${status} as a visible error and keeps the user's message`, async () => {
-        const failure = {
-          status,
-          message: status === 429 ? "Rate limit reached for requests." : "Internal error.",
-          headers: { "retry-after-ms": "10", "retry-after": "0" },
-        };
-        // The SDK's own retries (two) and no more.
-        server.script(failure, failure, failure);
-        const { parts, stored } = await send("this will fail");
-        expect(server.requests).toHaveLength(3);
-        expect(errors(parts).map((e) => e.errorText)).toEqual([
-          "The model failed to answer. Try again.",
-        ]);
-        expect(stored.map((m) => `${m.role}:${m.status}`)).toEqual([
-          "user:complete",
-          "assistant:error",
-        ]);
-        expect(textOf(stored[0])).toBe("this will fail");
-      });
+      test(
+        "persistent",
+        `ends a persistent ${status} as a visible error and keeps the user's message`,
+        async () => {
+          const failure = {
+            status,
+            message: status === 429 ? "Rate limit reached for requests." : "Internal error.",
+            headers: { "retry-after-ms": "10", "retry-after": "0" },
+          };
+          // The SDK's own retries (two) and no more.
+          server.script(failure, failure, failure);
+          const { parts, stored } = await send("this will fail");
+          expect(server.requests).toHaveLength(3);
+          expect(errors(parts).map((e) => e.errorText)).toEqual([
+            "The model failed to answer. Try again.",
+          ]);
+          expect(stored.map((m) => `${m.role}:${m.status}`)).toEqual([
+            "user:complete",
+            "assistant:error",
+          ]);
+          expect(textOf(stored[0])).toBe("this will fail");
+        },
+      );
     }
 
-    it("keeps the streamed text when the stream is cut mid-way", async () => {
+    test("cut", "keeps the streamed text when the stream is cut mid-way", async () => {
       server.script({ cutAfter: "The first half of an answer" });
       const { parts, stored } = await send("tell me something long");
       expect(replyText(parts)).toBe("The first half of an answer");
@@ -272,20 +302,24 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
       expect(textOf(stored.at(-1))).toBe("The first half of an answer");
     });
 
-    it("answers malformed tool-call JSON with a tool error the run survives", async () => {
-      server.script(
-        { toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":' }] },
-        { text: "That call was broken; here is the answer instead." },
-      );
-      const { parts, stored } = await send("write a note");
-      expect(replyText(parts)).toBe("That call was broken; here is the answer instead.");
-      const [call] = toolParts(stored);
-      expect(call?.state).toBe("output-error");
-      // The error went back to the model as that call's result.
-      const second = server.requests[1];
-      if (!second || !call) throw new Error("a second request and a tool part expected");
-      expect(provider.toolResultsOf(second).get(call.toolCallId)).toBeDefined();
-      expect(stored.at(-1)?.status).toBe("complete");
-    });
+    test(
+      "bad-tool-json",
+      "answers malformed tool-call JSON with a tool error the run survives",
+      async () => {
+        server.script(
+          { toolCalls: [{ name: "write_file", args: '{"path":"notes.md","content":' }] },
+          { text: "That call was broken; here is the answer instead." },
+        );
+        const { parts, stored } = await send("write a note");
+        expect(replyText(parts)).toBe("That call was broken; here is the answer instead.");
+        const [call] = toolParts(stored);
+        expect(call?.state).toBe("output-error");
+        // The error went back to the model as that call's result.
+        const second = server.requests[1];
+        if (!second || !call) throw new Error("a second request and a tool part expected");
+        expect(provider.toolResultsOf(second).get(call.toolCallId)).toBeDefined();
+        expect(stored.at(-1)?.status).toBe("complete");
+      },
+    );
   });
 }
