@@ -68,7 +68,7 @@ export interface Protocol {
 export interface ProtocolServer {
   /** The base URL the provider's SDK is pointed at (with the API's version path). */
   url: string;
-  /** Every request received, refused ones included. */
+  /** Every request to the protocol's paths, refused ones included. */
   requests: RecordedRequest[];
   /** Every refusal sent, so a test can assert no request broke a rule. */
   refusals: Refusal[];
@@ -116,7 +116,6 @@ export async function startProtocolServer(
       headers: req.headers,
       body,
     };
-    requests.push(request);
     if (
       !path.startsWith(versionPath) ||
       !protocol.serves(request.method, path.slice(versionPath.length))
@@ -125,6 +124,8 @@ export async function startProtocolServer(
       return;
     }
     request.path = path.slice(versionPath.length);
+    // Only the protocol's own requests: Baton's probes of other paths (server-windows.ts) aside.
+    requests.push(request);
     const refusal = protocol.check(request);
     if (refusal) {
       refusals.push(refusal);
