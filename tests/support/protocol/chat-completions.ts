@@ -11,6 +11,7 @@ import {
   roughUsage,
 } from "./openai-shared";
 import {
+  type ExtraRoutes,
   type Protocol,
   type ProtocolServer,
   type RecordedRequest,
@@ -250,7 +251,7 @@ function answer(
  * a compatible server may need none).
  */
 export function startChatCompletionsServer(
-  options: { apiKey?: string } = {},
+  options: { apiKey?: string; extra?: ExtraRoutes } = {},
 ): Promise<ProtocolServer> {
   const protocol: Protocol = {
     serves: (method, path) => method === "POST" && path === "/chat/completions",
@@ -258,7 +259,7 @@ export function startChatCompletionsServer(
     errorBody: openaiStatusError,
     answer,
   };
-  return startProtocolServer(protocol);
+  return startProtocolServer(protocol, { extra: options.extra });
 }
 
 /** The tool results a request sends back, by call id. */

@@ -94,9 +94,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers = 
   res.end(JSON.stringify(body));
 }
 
+/** JSON answers for other paths the server also has (`"POST /api/show"`), as a server's own API. */
+export type ExtraRoutes = Record<string, (body: unknown) => unknown>;
+
 export async function startProtocolServer(
   protocol: Protocol,
-  versionPath = "/v1",
+  { versionPath = "/v1", extra = {} }: { versionPath?: string; extra?: ExtraRoutes } = {},
 ): Promise<ProtocolServer> {
   const requests: RecordedRequest[] = [];
   const refusals: Refusal[] = [];
@@ -116,6 +119,11 @@ export async function startProtocolServer(
       headers: req.headers,
       body,
     };
+    const own = extra[`${request.method} ${path}`];
+    if (own) {
+      sendJson(res, 200, own(body));
+      return;
+    }
     if (
       !path.startsWith(versionPath) ||
       !protocol.serves(request.method, path.slice(versionPath.length))
