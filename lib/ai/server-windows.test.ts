@@ -164,6 +164,15 @@ describe("the registry's window for a compatible model", () => {
     expect(seen.filter((r) => r === "POST /api/show")).toHaveLength(1);
   });
 
+  it("asks a server that said nothing again, but not at once", async () => {
+    const { baseURL, seen } = await shapedServer({});
+    const env = parseEnv({ OPENAI_COMPATIBLE_BASE_URL: baseURL });
+    expect(await learnServerWindow("silent", env)).toBeNull();
+    expect(await learnServerWindow("silent", env)).toBeNull();
+    expect(seen.filter((r) => r === "POST /api/show")).toHaveLength(1);
+    expect(resolveModelInfo("compatible:silent", env).contextWindow).toBe(128_000);
+  });
+
   it("lets OPENAI_COMPATIBLE_CONTEXT_WINDOW override the server, which is then not asked", async () => {
     const { baseURL, seen } = await shapedServer({
       "POST /api/show": ollamaShow("num_ctx 8192"),

@@ -1,5 +1,5 @@
 // The context window an OpenAI-compatible server actually runs a model with, asked of the server
-// once per (server, model) and cached. Asking happens in the background (at start-up, or the first
+// once per (server, model) and cached (a server that said nothing is asked again a minute later). Asking happens in the background (at start-up, or the first
 // time a model is used): a chat turn never waits for it, and uses the registry's fallback until
 // the answer is in.
 import { type ServerEnv, serverEnv } from "@/lib/env";
@@ -140,6 +140,9 @@ export async function askServerWindow(
 
 const asked = new Map<string, Promise<ServerWindow | null>>();
 const known = new Map<string, ServerWindow | null>();
+/** When a server that said nothing (or was down) may be asked again. */
+const retryAt = new Map<string, number>();
+const RETRY_SILENT_MS = 60_000;
 
 const keyOf = (baseURL: string, model: string) => `${baseURL} ${model}`;
 
@@ -156,9 +159,13 @@ export function learnServerWindow(
   if (!baseURL) return Promise.resolve(null);
   const key = keyOf(baseURL, model);
   let pending = asked.get(key);
-  if (!pending) {
+  const again = known.get(key) === null && Date.now() >= (retryAt.get(key) ?? 0);
+  if (!pending || again) {
+    // Set before the answer, so an answer in flight is not asked for twice.
+    retryAt.set(key, Date.now() + RETRY_SILENT_MS);
     pending = askServerWindow(baseURL, model, env, fetcher).then((window) => {
       known.set(key, window);
+      if (window === null) retryAt.set(key, Date.now() + RETRY_SILENT_MS);
       return window;
     });
     asked.set(key, pending);
@@ -174,6 +181,6 @@ export function knownServerWindow(
   const baseURL = env.OPENAI_COMPATIBLE_BASE_URL;
   if (!baseURL) return null;
   const key = keyOf(baseURL, model);
-  if (!asked.has(key)) void learnServerWindow(model, env);
+  void learnServerWindow(model, env);
   return known.get(key) ?? null;
 }
