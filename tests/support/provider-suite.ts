@@ -40,6 +40,9 @@ export type CaseName =
   | "cut"
   | "bad-tool-json";
 
+/** What marks Baton's title request (lib/chat/thread-title.ts). */
+const TITLE_MARKER = "[[baton:title]]";
+
 /** The window every provider gets here: small enough that `auto` resets (below 32k). */
 export const WINDOW = 16_000;
 
@@ -73,6 +76,12 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
         process.env[key] = value;
       }
       headers = await guestHeaders();
+      // A new thread's title is asked of the thread's model beside its first reply, in any order.
+      server.answerAside((request) =>
+        JSON.stringify(request.body).includes(TITLE_MARKER) && request.body.stream !== true
+          ? { text: "A scripted title" }
+          : null,
+      );
     });
 
     afterAll(async () => {

@@ -73,6 +73,12 @@ export interface ProtocolServer {
   /** Every refusal sent, so a test can assert no request broke a rule. */
   refusals: Refusal[];
   script(...steps: ScriptStep[]): void;
+  /**
+   * Answers requests that are not the conversation's (Baton's own bookkeeping calls, such as a
+   * new thread's title) outside the script, whenever they arrive; they are kept in `asides`.
+   */
+  answerAside(pick: (request: RecordedRequest) => Reply | null): void;
+  asides: RecordedRequest[];
   /** Script steps not used yet. */
   pending(): number;
   /** Forgets the script, the requests and the refusals (between tests). */
@@ -104,6 +110,8 @@ export async function startProtocolServer(
   const requests: RecordedRequest[] = [];
   const refusals: Refusal[] = [];
   const queue: ScriptStep[] = [];
+  const asides: RecordedRequest[] = [];
+  let asidePick: (request: RecordedRequest) => Reply | null = () => null;
   const server = createServer(async (req, res) => {
     const text = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
@@ -140,6 +148,14 @@ export async function startProtocolServer(
       sendJson(res, refusal.status, refusal.body);
       return;
     }
+    const aside = asidePick(request);
+    if (aside) {
+      asides.push(request);
+      requests.pop();
+      if ("status" in aside) sendJson(res, aside.status, protocol.errorBody(aside.status, "error"));
+      else protocol.answer(request, aside, res);
+      return;
+    }
     const step = queue.shift();
     if (!step) {
       sendJson(res, 500, protocol.errorBody(500, "The test scripted no answer for this request."));
@@ -165,11 +181,16 @@ export async function startProtocolServer(
     requests,
     refusals,
     script: (...steps) => queue.push(...steps),
+    answerAside: (pick) => {
+      asidePick = pick;
+    },
+    asides,
     pending: () => queue.length,
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       refusals.length = 0;
+      asides.length = 0;
     },
     close: () =>
       new Promise((resolve) => {
