@@ -8,6 +8,7 @@ import { POST } from "@/app/api/chat/route";
 import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
 import { handoffRevisions, type Message, sessions, threads } from "@/db/schema";
+import { OFFLINE_TITLE_MARKER } from "@/lib/ai/offline-model";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { guestHeaders } from "./auth";
 import { parseSse, replyText, type SsePart } from "./chat";
@@ -39,9 +40,6 @@ export type CaseName =
   | "persistent"
   | "cut"
   | "bad-tool-json";
-
-/** What marks Baton's title request (lib/chat/thread-title.ts). */
-const TITLE_MARKER = "[[baton:title]]";
 
 /** The window every provider gets here: small enough that `auto` resets (below 32k). */
 export const WINDOW = 16_000;
@@ -78,7 +76,7 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
       headers = await guestHeaders();
       // A new thread's title is asked of the thread's model beside its first reply, in any order.
       server.answerAside((request) =>
-        JSON.stringify(request.body).includes(TITLE_MARKER) && request.body.stream !== true
+        JSON.stringify(request.body).includes(OFFLINE_TITLE_MARKER) && request.body.stream !== true
           ? { text: "A scripted title" }
           : null,
       );
@@ -167,7 +165,7 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
       "answers a chat turn, streamed, and measures the context from the reported usage",
       async () => {
         server.script({ text: "Hello from the wire.", usage: { input: 2345, output: 6 } });
-        const { parts, stored } = await send("hello");
+        const { threadId, parts, stored } = await send("hello about the weather report");
         expect(replyText(parts)).toBe("Hello from the wire.");
         expect(stored.map((m) => `${m.role}:${m.status}`)).toEqual([
           "user:complete",
@@ -175,7 +173,9 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
         ]);
         expect(textOf(stored[1])).toBe("Hello from the wire.");
         expect(server.requests).toHaveLength(1);
-        expect(JSON.stringify(server.requests[0]?.body)).toContain("hello");
+        expect(JSON.stringify(server.requests[0]?.body)).toContain(
+          "hello about the weather report",
+        );
         // The reading after the step starts from what the provider reported (far above the local
         // estimate of this short prompt), plus the reply's own few tokens.
         const after = contexts(parts).at(-1);
@@ -183,6 +183,13 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
         expect(after?.inputTokens).toBeGreaterThanOrEqual(2345);
         expect(after?.inputTokens).toBeLessThan(2345 + 40);
         expect(after?.utilization).toBeCloseTo((after?.inputTokens ?? 0) / WINDOW, 5);
+        // The thread's title was asked of the same provider, beside the reply.
+        await expect
+          .poll(async () => {
+            const [row] = await getDb().select().from(threads).where(eq(threads.id, threadId));
+            return row?.title;
+          })
+          .toBe("A scripted title");
       },
     );
 
