@@ -9,6 +9,7 @@ import { guestHeaders } from "../support/auth";
 import { parseSse, replyText } from "../support/chat";
 import { startChatCompletionsServer } from "../support/protocol/chat-completions";
 import type { ProtocolServer } from "../support/protocol/server";
+import { answerTitlesAside } from "../support/provider-suite";
 
 let server: ProtocolServer;
 const saved: Record<string, string | undefined> = {};
@@ -23,6 +24,7 @@ beforeAll(async () => {
       }),
     },
   });
+  answerTitlesAside(server);
   const env = {
     OPENAI_COMPATIBLE_BASE_URL: server.url,
     OPENAI_COMPATIBLE_MODELS: "llama3.1",

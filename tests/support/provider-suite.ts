@@ -60,6 +60,15 @@ const HANDOFF = {
   needs_authorization: null,
 };
 
+/** A new thread's title is asked of the thread's model beside its first reply, in any order. */
+export function answerTitlesAside(server: ProtocolServer) {
+  server.answerAside((request) =>
+    JSON.stringify(request.body).includes(OFFLINE_TITLE_MARKER) && request.body.stream !== true
+      ? { text: "A scripted title" }
+      : null,
+  );
+}
+
 export function describeProviderOverWire(provider: ProviderUnderTest) {
   describe(`${provider.name} over its wire protocol`, () => {
     let server: ProtocolServer;
@@ -74,12 +83,7 @@ export function describeProviderOverWire(provider: ProviderUnderTest) {
         process.env[key] = value;
       }
       headers = await guestHeaders();
-      // A new thread's title is asked of the thread's model beside its first reply, in any order.
-      server.answerAside((request) =>
-        JSON.stringify(request.body).includes(OFFLINE_TITLE_MARKER) && request.body.stream !== true
-          ? { text: "A scripted title" }
-          : null,
-      );
+      answerTitlesAside(server);
     });
 
     afterAll(async () => {
