@@ -3,14 +3,15 @@
 // structured output either natively (`output_config.format`) or through a forced tool, whichever
 // the SDK chose for the model. Errors carry Anthropic's `{type: "error", error: {type, message}}`.
 import type { ServerResponse } from "node:http";
-import { deltas, roughUsage } from "./openai-shared";
 import {
+  deltas,
   type Protocol,
   type ProtocolServer,
   type RecordedRequest,
   type Refusal,
   type Reply,
   replyText,
+  roughUsage,
   type SseEvent,
   sendJson,
   startProtocolServer,

@@ -2,15 +2,9 @@
 // speak it: `tool_calls` deltas by index, `response_format.json_schema` with the strict rules, and
 // usage only in a final chunk with `choices: []`, only when `stream_options.include_usage`.
 import type { ServerResponse } from "node:http";
+import { checkEnvelope, checkToolName, openaiStatusError, refuse } from "./openai-shared";
 import {
-  checkEnvelope,
-  checkToolName,
   deltas,
-  openaiStatusError,
-  refuse,
-  roughUsage,
-} from "./openai-shared";
-import {
   type ExtraRoutes,
   type Protocol,
   type ProtocolServer,
@@ -18,6 +12,7 @@ import {
   type Refusal,
   type Reply,
   replyText,
+  roughUsage,
   type SseEvent,
   sendJson,
   startProtocolServer,

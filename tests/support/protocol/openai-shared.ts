@@ -1,6 +1,6 @@
 // OpenAI's error bodies (Chat Completions and Responses answer errors the same way), and the
 // request shape rules both APIs share.
-import type { RecordedRequest, Refusal, Usage } from "./server";
+import type { RecordedRequest, Refusal } from "./server";
 
 export function openaiError(
   message: string,
@@ -69,23 +69,4 @@ export function checkToolName(name: unknown, param: string): Refusal | null {
     `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
     { param, code: "invalid_value" },
   );
-}
-
-/** A stand-in token count when the script gives none: about four characters a token. */
-export function roughUsage(request: RecordedRequest, output: string, given?: Usage): Usage {
-  return (
-    given ?? {
-      input: Math.ceil(JSON.stringify(request.body).length / 4),
-      output: Math.ceil(output.length / 4) + 1,
-    }
-  );
-}
-
-/** Text split into a few deltas, as a model streams it. */
-export function deltas(text: string, parts = 3): string[] {
-  if (text.length <= parts) return text === "" ? [] : [text];
-  const size = Math.ceil(text.length / parts);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
 }

@@ -3,21 +3,16 @@
 // `response.completed`, `text.format` json_schema under the strict rules, and stored items: a
 // later request may name an earlier output by `item_reference`, which must exist.
 import type { ServerResponse } from "node:http";
+import { checkEnvelope, checkToolName, openaiStatusError, refuse } from "./openai-shared";
 import {
-  checkEnvelope,
-  checkToolName,
   deltas,
-  openaiStatusError,
-  refuse,
-  roughUsage,
-} from "./openai-shared";
-import {
   type Protocol,
   type ProtocolServer,
   type RecordedRequest,
   type Refusal,
   type Reply,
   replyText,
+  roughUsage,
   type SseEvent,
   sendJson,
   startProtocolServer,

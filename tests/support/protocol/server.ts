@@ -228,3 +228,22 @@ export function writeSse(res: ServerResponse, events: SseEvent[], { cut = false 
 }
 
 export { sendJson };
+
+/** A stand-in token count when the script gives none: about four characters a token. */
+export function roughUsage(request: RecordedRequest, output: string, given?: Usage): Usage {
+  return (
+    given ?? {
+      input: Math.ceil(JSON.stringify(request.body).length / 4),
+      output: Math.ceil(output.length / 4) + 1,
+    }
+  );
+}
+
+/** Text split into a few deltas, as a model streams it. */
+export function deltas(text: string, parts = 3): string[] {
+  if (text.length <= parts) return text === "" ? [] : [text];
+  const size = Math.ceil(text.length / parts);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
