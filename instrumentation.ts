@@ -21,6 +21,13 @@ export async function register() {
       const { getDatabase } = await import("./db/client");
       const { startRecovery } = await import("./lib/agents/recovery");
       await startRecovery(getDatabase().kind);
+      // A compatible server's context window is asked now, in the background (lib/ai/server-windows.ts).
+      const { listConfiguredModels } = await import("./lib/ai/providers");
+      const { learnServerWindow } = await import("./lib/ai/server-windows");
+      for (const model of listConfiguredModels()) {
+        if (model.provider === "compatible")
+          void learnServerWindow(model.id.slice("compatible:".length));
+      }
     } catch (error) {
       // Next would keep serving, every request a 500, with the database never migrated: exit
       // instead, so a supervisor (compose's restart policy, systemd) starts it again.

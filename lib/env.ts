@@ -110,6 +110,7 @@ export const envSchema = z
     OPENAI_COMPATIBLE_MODELS: optional(z.string()),
     OPENAI_COMPATIBLE_API_KEY: optional(z.string()),
     OPENAI_COMPATIBLE_CONTEXT_WINDOW: optional(positiveInt),
+    OLLAMA_CONTEXT_LENGTH: optional(positiveInt),
     BATON_MODEL: optional(z.string()),
     BATON_CONTEXT_WINDOW: optional(positiveInt),
     BATON_MODELS_WITHOUT_TOOLS: optional(z.string()),

@@ -125,6 +125,14 @@ describe("getLanguageModel", () => {
     expect(compatible.provider).toMatch(/^compatible/);
   });
 
+  it("speaks the Responses API to OpenAI unless OPENAI_API_MODE is chat", () => {
+    const mode = (raw: RawEnv) =>
+      getLanguageModel("openai:gpt-4.1", parseEnv({ OPENAI_API_KEY: "k", ...raw })).provider;
+    expect(mode({})).toBe("openai.responses");
+    expect(mode({ OPENAI_API_MODE: "responses" })).toBe("openai.responses");
+    expect(mode({ OPENAI_API_MODE: "chat" })).toBe("openai.chat");
+  });
+
   it("throws a typed error for unknown or unconfigured ids", () => {
     const cases = [
       ["openai:gpt-4.1", {}, "not_configured"],

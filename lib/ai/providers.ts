@@ -15,6 +15,7 @@ export type ProviderEnv = Pick<
   ServerEnv,
   | "OPENAI_API_KEY"
   | "OPENAI_BASE_URL"
+  | "OPENAI_API_MODE"
   | "OPENAI_MODELS"
   | "ANTHROPIC_API_KEY"
   | "ANTHROPIC_BASE_URL"
@@ -160,7 +161,9 @@ export function getLanguageModel(modelId: string, env: ProviderEnv = serverEnv()
     case "openai": {
       const apiKey = env.OPENAI_API_KEY;
       if (!apiKey) throw new ModelUnavailableError(modelId, "not_configured");
-      return createOpenAI({ apiKey, baseURL: env.OPENAI_BASE_URL })(model);
+      const openai = createOpenAI({ apiKey, baseURL: env.OPENAI_BASE_URL });
+      // The Responses API by default; Chat Completions for proxies that speak only that.
+      return env.OPENAI_API_MODE === "chat" ? openai.chat(model) : openai.responses(model);
     }
     case "anthropic": {
       const apiKey = env.ANTHROPIC_API_KEY;

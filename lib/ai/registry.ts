@@ -1,7 +1,9 @@
 // Model registry: context window and default context strategy per model id (`provider:model`),
-// matched by longest prefix, with env overrides. Pure: it reads only the parsed environment it is
-// given (the process's by default).
+// matched by longest prefix, with env overrides, and for a compatible server the window it said
+// it runs (lib/ai/server-windows.ts, asked in the background). Otherwise pure: it reads only the
+// parsed environment it is given (the process's by default).
 import { type ServerEnv, serverEnv } from "@/lib/env";
+import { knownServerWindow, type ServerWindowSource } from "./server-windows";
 
 export type ResetOrCompact = "reset" | "compact";
 export type StrategySetting = "reset" | "compact" | "auto" | "off";
@@ -17,9 +19,21 @@ export type RegistryEnv = Pick<
   ServerEnv,
   | "BATON_LOCAL_CONTEXT_WINDOW"
   | "OPENAI_COMPATIBLE_CONTEXT_WINDOW"
+  | "OPENAI_COMPATIBLE_BASE_URL"
+  | "OLLAMA_CONTEXT_LENGTH"
   | "BATON_CONTEXT_WINDOW"
   | "BATON_MODELS_WITHOUT_TOOLS"
 >;
+
+/** Where a model's context window came from. */
+export type WindowSource =
+  | "table"
+  | "unknown_model"
+  | "env:BATON_LOCAL_CONTEXT_WINDOW"
+  | "default:offline"
+  | "env:OPENAI_COMPATIBLE_CONTEXT_WINDOW"
+  | "env:BATON_CONTEXT_WINDOW"
+  | ServerWindowSource;
 
 /**
  * Whether a model can call tools. Every provider Baton speaks to can; a model behind one that
@@ -112,26 +126,67 @@ function withWindow(contextWindow: number, tableStrategy: ResetOrCompact): Model
   };
 }
 
-/**
- * Context window and default strategy for a model id. A compatible server's window is its own
- * setting (Ollama: num_ctx, not the model card), which only the user knows: they set
- * OPENAI_COMPATIBLE_CONTEXT_WINDOW; without it the model counts as unknown (128k, compact).
- * Env overrides: BATON_LOCAL_CONTEXT_WINDOW
- * for `baton/local`; OPENAI_COMPATIBLE_CONTEXT_WINDOW, then BATON_CONTEXT_WINDOW, for
- * `compatible:*`; BATON_CONTEXT_WINDOW for every other model.
- */
-export function resolveModelInfo(modelId: string, env: RegistryEnv = serverEnv()): ModelInfo {
+interface ResolvedWindow {
+  contextWindow: number;
+  source: WindowSource;
+  tableStrategy: ResetOrCompact;
+}
+
+function resolveWindow(modelId: string, env: RegistryEnv): ResolvedWindow {
   if (modelId === OFFLINE_MODEL_ID) {
+    const set = env.BATON_LOCAL_CONTEXT_WINDOW;
     return {
-      contextWindow: env.BATON_LOCAL_CONTEXT_WINDOW ?? DEFAULT_LOCAL_CONTEXT_WINDOW,
-      defaultStrategy: "reset",
+      contextWindow: set ?? DEFAULT_LOCAL_CONTEXT_WINDOW,
+      source: set ? "env:BATON_LOCAL_CONTEXT_WINDOW" : "default:offline",
+      tableStrategy: "reset",
     };
   }
-  const base = lookupModel(modelId) ?? UNKNOWN_MODEL;
-  const override =
-    (providerOf(modelId) === "compatible" ? env.OPENAI_COMPATIBLE_CONTEXT_WINDOW : undefined) ??
-    env.BATON_CONTEXT_WINDOW;
-  return withWindow(override ?? base.contextWindow, base.defaultStrategy);
+  const listed = lookupModel(modelId);
+  const base = listed ?? UNKNOWN_MODEL;
+  const tableStrategy = base.defaultStrategy;
+  if (providerOf(modelId) === "compatible") {
+    if (env.OPENAI_COMPATIBLE_CONTEXT_WINDOW) {
+      return {
+        contextWindow: env.OPENAI_COMPATIBLE_CONTEXT_WINDOW,
+        source: "env:OPENAI_COMPATIBLE_CONTEXT_WINDOW",
+        tableStrategy,
+      };
+    }
+    const served = knownServerWindow(modelId.slice(modelId.indexOf(":") + 1), env);
+    if (served) return { ...served, tableStrategy };
+  }
+  if (env.BATON_CONTEXT_WINDOW) {
+    return {
+      contextWindow: env.BATON_CONTEXT_WINDOW,
+      source: "env:BATON_CONTEXT_WINDOW",
+      tableStrategy,
+    };
+  }
+  return {
+    contextWindow: base.contextWindow,
+    source: listed ? "table" : "unknown_model",
+    tableStrategy,
+  };
+}
+
+/**
+ * Context window and default strategy for a model id. Env overrides: BATON_LOCAL_CONTEXT_WINDOW
+ * for `baton/local`; BATON_CONTEXT_WINDOW for every other model. A compatible server's window is
+ * its own setting (Ollama: num_ctx, not the model card): OPENAI_COMPATIBLE_CONTEXT_WINDOW when
+ * set, else what the server said (server-windows.ts), else as above; a model nobody knows counts
+ * as unknown (128k, compact) until the server has answered.
+ */
+export function resolveModelInfo(modelId: string, env: RegistryEnv = serverEnv()): ModelInfo {
+  const window = resolveWindow(modelId, env);
+  if (modelId === OFFLINE_MODEL_ID) {
+    return { contextWindow: window.contextWindow, defaultStrategy: "reset" };
+  }
+  return withWindow(window.contextWindow, window.tableStrategy);
+}
+
+/** Where resolveModelInfo's window for a model comes from (for operators and the docs). */
+export function modelWindowSource(modelId: string, env: RegistryEnv = serverEnv()): WindowSource {
+  return resolveWindow(modelId, env).source;
 }
 
 /** A profile's strategy setting made concrete for a model; `auto` asks the registry. */

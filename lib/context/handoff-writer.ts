@@ -2,8 +2,9 @@
 // gets one repair attempt with the validation errors, then a mechanical artifact takes over.
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, NoObjectGeneratedError, Output } from "ai";
-import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
+import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { mechanicalArtifact, mergeMechanicalFacts } from "@/lib/handoff/merge";
+import { providerArtifactOutputSchema } from "@/lib/handoff/provider-schema";
 import { HANDOFF_INSTRUCTION, repairInstruction } from "./prompts";
 
 export type ArtifactSource = "model" | "repaired" | "mechanical";
@@ -49,12 +50,13 @@ async function ask(
       model,
       system,
       messages,
-      output: Output.object({ schema: handoffArtifactSchema }),
+      // Every field required (nulls for the defaults), which strict structured output demands.
+      output: Output.object({ schema: providerArtifactOutputSchema() }),
       maxRetries: 1,
       abortSignal,
     });
     spent.tokens += tokensOf(result.totalUsage);
-    return handoffArtifactSchema.parse(result.output);
+    return result.output;
   } catch (error) {
     // Output that did not parse was still paid for.
     if (NoObjectGeneratedError.isInstance(error)) spent.tokens += tokensOf(error.usage);
