@@ -19,6 +19,7 @@ import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
+import { draftAheadSoon } from "@/lib/context/draft-ahead";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
@@ -175,6 +176,15 @@ class RunLoop {
         const leg = await this.streamLeg(view);
         end = leg.end;
         await this.storeLeg(leg);
+        // Past the draft threshold the next handoff is written in the background, never awaited.
+        if (!leg.handoff) {
+          draftAheadSoon({
+            ...this.scope,
+            session: this.session,
+            model: this.agent.model,
+            reading: leg.reading,
+          });
+        }
         if (leg.handoff) {
           view = await this.handOff(leg.handoff);
           continue;

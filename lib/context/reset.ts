@@ -35,7 +35,7 @@ import { log } from "@/lib/log";
 import { timeReset } from "@/lib/metrics";
 import { redactText } from "@/lib/redact/engine";
 import { currentInstance } from "@/lib/runtime/instance";
-import { writeHandoffArtifact } from "./handoff-writer";
+import { handoffForReset } from "./draft-ahead";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
 import { messageTokenCount } from "./message-tokens";
 import { watchReset } from "./reset-watch";
@@ -147,15 +147,21 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       listTouchedPaths(getDb(), { userId, threadId, sessionId: from.id }),
     ]);
     const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
-    const written = await writeHandoffArtifact({
-      model: input.model,
-      system: ctx.system,
-      messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
-      previous: ctx.brief?.artifact ?? null,
-      userTexts,
-      filesTouched: filesModified,
-      lastUserRequest: userTexts.at(-1),
-      abortSignal: watch.signal,
+    const written = await handoffForReset({
+      userId,
+      sessionId: from.id,
+      modelId: input.modelId,
+      rows: ctx.rows,
+      writer: {
+        model: input.model,
+        system: ctx.system,
+        messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
+        previous: ctx.brief?.artifact ?? null,
+        userTexts,
+        filesTouched: filesModified,
+        lastUserRequest: userTexts.at(-1),
+        abortSignal: watch.signal,
+      },
     });
     watch.stop();
     // Facts from the run, never from the model: they override what it wrote.
