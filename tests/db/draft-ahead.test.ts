@@ -18,6 +18,7 @@ import {
   startTurn,
   waitForStoredReplies,
 } from "../support/chat";
+import { SECRET_CASES } from "../support/secret-corpus";
 import { promptTexts, spyModel } from "../support/spy-model";
 
 const saved = { ...process.env };
@@ -227,6 +228,18 @@ describe("drafting the handoff ahead", () => {
     const artifact = handoffArtifactSchema.parse(handoff?.artifact);
     expect(artifact.must_preserve).toContain("the vault is in Lisbon");
     expect(artifact.key_decisions).toContain("use Postgres");
+  });
+
+  it("stores the draft masked", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    const [secret] = SECRET_CASES;
+    if (!secret) throw new Error("no secret case");
+    await sendTurn(actor, threadId, `remember ${secret.text}`);
+    const { draft } = await fillUntilDrafted(actor, threadId, {});
+    const stored = JSON.stringify(draft.artifact);
+    expect(stored).not.toContain(secret.secret);
+    expect(stored).toContain("my aws secret key is");
   });
 
   it("writes no draft when the profile's draft threshold is off", async () => {
