@@ -176,15 +176,7 @@ class RunLoop {
         const leg = await this.streamLeg(view);
         end = leg.end;
         await this.storeLeg(leg);
-        // Past the draft threshold the next handoff is written in the background, never awaited.
-        if (!leg.handoff) {
-          draftAheadSoon({
-            ...this.scope,
-            session: this.session,
-            model: this.agent.model,
-            reading: leg.reading,
-          });
-        }
+        if (!leg.handoff) this.draftAhead(leg.reading);
         if (leg.handoff) {
           view = await this.handOff(leg.handoff);
           continue;
@@ -415,7 +407,21 @@ class RunLoop {
         this.stepCount++;
         this.sessionSteps++;
         await this.recordProgress();
+        // Between two steps: the reply so far is drafted as it stands.
+        if (step.finishReason === "tool-calls") this.draftAhead(reading, this.out.peek());
       },
+    });
+  }
+
+  /** Past the draft threshold the next handoff is written in the background, never awaited. */
+  private draftAhead(reading: ContextPart, live: ChatMessage | null = null): void {
+    const stored = this.message;
+    draftAheadSoon({
+      ...this.scope,
+      session: this.session,
+      model: this.agent.model,
+      reading,
+      live: live && stored ? { seq: stored.seq, message: live } : undefined,
     });
   }
 

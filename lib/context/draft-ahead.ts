@@ -11,7 +11,8 @@ import { listTouchedPaths } from "@/db/queries/workspace";
 import type { AheadDraft, ChatSession, Message } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
 import { messageText } from "@/lib/chat/request";
-import type { ContextPart } from "@/lib/chat/types";
+import { toChatMessage } from "@/lib/chat/stored-message";
+import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { mergeIntoDraft } from "@/lib/handoff/draft-merge";
 import { redactArtifact } from "@/lib/handoff/redact";
@@ -20,19 +21,29 @@ import { type HandoffWriterInput, writeHandoffArtifact } from "./handoff-writer"
 import { loadSessionContext } from "./session-context";
 
 /*
- * A draft is written again once the messages stored after it hold more than this share of the
- * window: by then a reset would merge a lot of material without a model, and at the default
- * thresholds (0.65, 0.8) this allows at most one re-draft before the reset.
+ * A draft is written again once what came after it holds more than this share of the window: by
+ * then a reset would merge a lot of material without a model, and at the default thresholds
+ * (0.65, 0.8) this allows at most one re-draft before the reset.
  */
 export const STALE_SHARE = 0.1;
 
 // This process's drafts in flight, by session: one at a time per session, and a reset of the
-// session waits for the one in flight instead of asking the model a second time.
-const holder = globalThis as unknown as { batonDraftsAhead?: Map<string, Promise<void>> };
+// session waits for the one in flight instead of asking the model a second time. And the context
+// each stored draft was written at, which also counts a reply that grew after a draft taken
+// between its steps (its stored row is not "after" the draft).
+const holder = globalThis as unknown as {
+  batonDraftsAhead?: Map<string, Promise<void>>;
+  batonDraftContext?: Map<string, number>;
+};
 
 function drafting(): Map<string, Promise<void>> {
   holder.batonDraftsAhead ??= new Map();
   return holder.batonDraftsAhead;
+}
+
+function contextAtDraft(): Map<string, number> {
+  holder.batonDraftContext ??= new Map();
+  return holder.batonDraftContext;
 }
 
 /** Whether this process is drafting the session's handoff now. */
@@ -60,6 +71,11 @@ export interface DraftAheadInput {
   model: LanguageModelV3;
   /** The session's context after the latest model call. */
   reading: ContextPart;
+  /**
+   * Set between two steps of a run: the reply as streamed so far and its stored row's seq. The
+   * stored row lags behind it (it is saved every half second), so the writer reads this instead.
+   */
+  live?: { seq: number; message: ChatMessage };
 }
 
 /**
@@ -79,10 +95,15 @@ export function draftAheadSoon(input: DraftAheadInput): void {
   map.set(sessionId, done);
 }
 
+/** Stale: by another model, or more than STALE_SHARE of the window came after it. */
 async function isStale(draft: AheadDraft, input: DraftAheadInput): Promise<boolean> {
   if (draft.modelId !== input.modelId) return true;
+  const limit = STALE_SHARE * input.reading.contextWindow;
+  const at = contextAtDraft().get(input.session.id);
+  if (at !== undefined && input.reading.inputTokens - at > limit) return true;
+  // A draft another server wrote (or this one before a restart): the messages stored after it.
   const since = await sumTokensSince({ sessionId: input.session.id, afterSeq: draft.throughSeq });
-  return since > STALE_SHARE * input.reading.contextWindow;
+  return since > limit;
 }
 
 async function draftAhead(input: DraftAheadInput): Promise<void> {
@@ -97,19 +118,23 @@ async function draftAhead(input: DraftAheadInput): Promise<void> {
     loadSessionContext({ userId, threadId, session, profile }),
     listTouchedPaths(getDb(), { userId, threadId, sessionId: session.id }),
   ]);
-  const throughSeq = Math.max(0, ...ctx.rows.map((m) => m.seq));
+  const history = withLiveReply(ctx.rows, input.live);
+  const throughSeq = Math.max(0, ...history.map((m) => m.seq));
   if (throughSeq === 0) return;
   const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
   const written = await writeHandoffArtifact({
     model: input.model,
     system: ctx.system,
-    messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
+    messages: await convertToModelMessages(
+      history.map((m) => m.message),
+      { ignoreIncompleteToolCalls: true },
+    ),
     previous: ctx.brief?.artifact ?? null,
     userTexts,
     filesTouched,
     lastUserRequest: userTexts.at(-1),
   });
-  await saveAheadDraft({
+  const stored = await saveAheadDraft({
     userId,
     sessionId: session.id,
     values: {
@@ -121,6 +146,19 @@ async function draftAhead(input: DraftAheadInput): Promise<void> {
       modelId: input.modelId,
     },
   });
+  if (stored) contextAtDraft().set(session.id, input.reading.inputTokens);
+}
+
+/** The session's rows in seq order as the writer sees them, the live reply in its stored row's place. */
+function withLiveReply(
+  rows: readonly Message[],
+  live: DraftAheadInput["live"],
+): { seq: number; message: ChatMessage }[] {
+  const out = rows
+    .filter((m) => m.seq !== live?.seq)
+    .map((m) => ({ seq: m.seq, message: toChatMessage(m) }));
+  if (live) out.push(live);
+  return out.sort((a, b) => a.seq - b.seq);
 }
 
 /** Resolves when the session's draft in flight here (if any) has ended; rejects on `signal`. */
@@ -162,6 +200,7 @@ export async function handoffForReset(
   const { writer } = input;
   await draftSettled(input.sessionId, writer.abortSignal);
   const draft = await takeAheadDraft({ userId: input.userId, sessionId: input.sessionId });
+  contextAtDraft().delete(input.sessionId);
   // A draft by another model is not this model's handoff (the revision names its writer).
   const parsed =
     draft && draft.modelId === input.modelId

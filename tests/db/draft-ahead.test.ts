@@ -10,6 +10,7 @@ import type { Actor } from "@/lib/auth/server";
 import type { ContextResetPart } from "@/lib/chat/types";
 import { isDraftingAhead, settleDraftsAhead } from "@/lib/context/draft-ahead";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
+import { CARRIED_OVER_OPEN_TAG } from "@/lib/handoff/brief";
 import {
   createActor,
   parseSse,
@@ -42,6 +43,16 @@ const FILLER =
   "along the river that we took yesterday afternoon before the rain started again";
 /** A message long enough to take a session from the drafting window past the reset threshold. */
 const PUSH = `${FILLER}, and then ${FILLER}.`;
+
+const PLAN =
+  "plan: outline the guide; draft the intro; list the tools; write the examples; review the text; publish the guide";
+
+/** Whether a prompt carries a brief: a session after the first. */
+function hasBrief(prompt: LanguageModelV3Prompt): boolean {
+  return promptTexts(prompt).some(
+    (t) => t.role === "system" && t.text.includes(CARRIED_OVER_OPEN_TAG),
+  );
+}
 
 /** The offline model, holding every handoff (structured output) call until released. */
 function gatedWriter() {
@@ -228,6 +239,45 @@ describe("drafting the handoff ahead", () => {
     const artifact = handoffArtifactSchema.parse(handoff?.artifact);
     expect(artifact.must_preserve).toContain("the vault is in Lisbon");
     expect(artifact.key_decisions).toContain("use Postgres");
+  });
+
+  it("drafts between two steps of a run, from the reply as streamed so far", async () => {
+    process.env.BATON_LOCAL_CONTEXT_WINDOW = "4096";
+    delete process.env.BATON_DRAFT_THRESHOLD;
+    const actor = await createActor();
+    const threadId = randomUUID();
+    const inner = spyModel();
+    // Each handoff call over session 1, tagged with whether it is a draft (one is in flight then).
+    const calls: { drafting: boolean; toolResults: number }[] = [];
+    let sessionOne = "";
+    const model: LanguageModelV3 = {
+      ...inner.model,
+      doGenerate: (options) => {
+        if (options.responseFormat?.type === "json" && !hasBrief(options.prompt)) {
+          calls.push({
+            drafting: isDraftingAhead(sessionOne),
+            toolResults: options.prompt.filter((m) => m.role === "tool").length,
+          });
+        }
+        return inner.model.doGenerate(options);
+      },
+    };
+    const deps = { languageModel: () => model };
+    await sendTurn(actor, threadId, PLAN, deps);
+    sessionOne = (await firstSession(actor, threadId)).id;
+
+    const run = await sendTurn(actor, threadId, "work through the plan", deps);
+    expect(
+      resetEvents(run.parts)
+        .slice(0, 3)
+        .map((e) => e.event),
+    ).toEqual(["reset_starting", "input_blocked", "reset_complete"]);
+    // Written while the run went on, and it saw the run's tool steps (the stored row lags).
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => c.drafting)).toBe(true);
+    expect(calls[0]?.toolResults).toBeGreaterThan(0);
+    const sessions = await listSessions({ userId: actor.id, threadId });
+    expect(sessions[1]?.resetStats?.source).toBe("model");
   });
 
   it("stores the draft masked", async () => {
