@@ -51,7 +51,7 @@ export function isDraftingAhead(sessionId: string): boolean {
   return drafting().has(sessionId);
 }
 
-/** Whether a reading falls in the profile's drafting window: at or past the draft threshold, below the reset. */
+/** Whether a reading is in the drafting window: at or past the draft threshold, below the reset. */
 export function inDraftWindow(profile: Profile, reading: ContextPart): boolean {
   const threshold = profile.draftThreshold;
   return (
@@ -149,7 +149,7 @@ async function draftAhead(input: DraftAheadInput): Promise<void> {
   if (stored) contextAtDraft().set(session.id, input.reading.inputTokens);
 }
 
-/** The session's rows in seq order as the writer sees them, the live reply in its stored row's place. */
+/** The session's rows as the writer sees them, in seq order, the live reply in its row's place. */
 function withLiveReply(
   rows: readonly Message[],
   live: DraftAheadInput["live"],

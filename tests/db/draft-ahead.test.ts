@@ -119,7 +119,7 @@ async function firstSession(actor: Actor, threadId: string): Promise<ChatSession
   return session;
 }
 
-/** Filler turns until the session has a draft ahead (each turn's draft awaited); no reset meanwhile. */
+/** Filler turns until the session has a draft ahead (each draft awaited), with no reset. */
 async function fillUntilDrafted(
   actor: Actor,
   threadId: string,
