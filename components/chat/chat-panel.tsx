@@ -25,6 +25,7 @@ import {
   stillAnswering,
   withLiveMessages,
 } from "@/lib/chat/live-messages";
+import { titleFromMessage } from "@/lib/chat/request";
 import { replyRequestIds } from "@/lib/chat/run-timeline";
 import { pendingApprovalIds } from "@/lib/chat/tool-view";
 import type {
@@ -34,7 +35,7 @@ import type {
   LiveStream,
   SessionSummary,
 } from "@/lib/chat/types";
-import { notifyThreadsChanged, readableError } from "./chat-errors";
+import { notifyThreadStarted, notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
 import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
 import { Composer } from "./composer";
@@ -46,6 +47,7 @@ import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useEscapeToStop } from "./use-escape-to-stop";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -181,10 +183,13 @@ export function ChatPanel({
   useEffect(() => {
     if (!isNew || startedRef.current || messages.length === 0) return;
     startedRef.current = true;
+    const first = messages.find((m) => m.role === "user");
+    const text = first?.parts.map((p) => (p.type === "text" ? p.text : "")).join("") ?? "";
+    notifyThreadStarted({ id: threadId, title: titleFromMessage(text) });
     // The thread exists from the first POST on: give it its real address without a reload.
     window.history.replaceState(null, "", `/chat/${threadId}`);
     setTimeout(notifyThreadsChanged, 300);
-  }, [isNew, messages.length, threadId]);
+  }, [isNew, messages, threadId]);
 
   const refresh = useThreadRefresh({
     fetchPage,
@@ -279,6 +284,7 @@ export function ChatPanel({
   }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
   const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
+  useEscapeToStop(busy && !queueing && editingId === null, onStop);
 
   const editLast = useCallback(() => {
     if (!lastUser) return;

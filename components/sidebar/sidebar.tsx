@@ -78,6 +78,7 @@ export function Sidebar({ actor }: { actor: SidebarActor }) {
       <aside
         id={SIDEBAR_ID}
         aria-label="Sidebar"
+        data-closes-on-escape={open || undefined}
         className={`${
           open ? "flex" : "hidden"
         } fixed inset-y-0 left-0 z-40 w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 shadow-xl md:static md:flex md:shadow-none dark:border-zinc-800 dark:bg-zinc-900`}

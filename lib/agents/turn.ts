@@ -14,6 +14,7 @@ import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
 import { type ChatRequest, messageText, titleFromMessage } from "@/lib/chat/request";
+import { writeTitleSoon } from "@/lib/chat/thread-title";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
@@ -101,6 +102,18 @@ export async function runChatTurn({
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
   const profile = await resolveProfile({ userId: actor.id, profileId });
+  if (created && userMessage) {
+    // Written while the first reply streams, by the thread's model; the placeholder until then.
+    writeTitleSoon({
+      userId: actor.id,
+      threadId,
+      firstMessage: messageText(userMessage.parts),
+      placeholder: titleFromMessage(messageText(userMessage.parts)),
+      // The configured model itself, never a test's injected one: a title is bookkeeping, and
+      // a scripted model's script is the conversation's.
+      model: () => getLanguageModel(modelId),
+    });
+  }
   const session = await getCurrentSession({ userId: actor.id, threadId });
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   // The thread's agent may run on a model of its own.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { settleRecoveries } from "@/lib/agents/recovery-registry";
+import { settleTitles } from "@/lib/chat/thread-title";
 import { settleDraftsAhead } from "@/lib/context/draft-ahead";
 
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
@@ -41,9 +42,9 @@ beforeAll(async () => {
 afterAll(async () => {
   // Reading a thread starts its recovery in the background: let it end before the database goes,
   // or its queries fail (and a retry reconnects) against a closed or dropped database. The same
-  // goes for a handoff being drafted ahead.
+  // goes for a title or a handoff being drafted ahead.
   await Promise.race([
-    Promise.all([settleRecoveries(), settleDraftsAhead()]),
+    Promise.all([settleRecoveries(), settleTitles(), settleDraftsAhead()]),
     new Promise((resolve) => setTimeout(resolve, 10_000)),
   ]);
   await holder.batonDb?.close();
