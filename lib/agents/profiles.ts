@@ -65,7 +65,10 @@ export const DEFAULT_SYSTEM_PROMPT =
   "When context from a previous session is carried over, treat it as the complete record of " +
   "earlier work: what it does not say is unknown, not remembered.";
 
-/** The built-in profile; its thresholds come from BATON_RESET_THRESHOLD / BATON_COMPACT_THRESHOLD. */
+/**
+ * The built-in profile; its thresholds come from BATON_RESET_THRESHOLD, BATON_COMPACT_THRESHOLD
+ * and BATON_DRAFT_THRESHOLD ("off": never drafted ahead).
+ */
 export function defaultProfile(): Profile {
   const env = serverEnv();
   return {
@@ -80,10 +83,15 @@ export function defaultProfile(): Profile {
     maxSteps: DEFAULT_MAX_STEPS,
     briefShare: DEFAULT_BRIEF_SHARE,
     reviewResets: DEFAULT_REVIEW_RESETS,
-    draftThreshold: DEFAULT_DRAFT_THRESHOLD,
+    draftThreshold: draftThresholdOf(env.BATON_DRAFT_THRESHOLD),
     toolsAllow: [...BUILTIN_TOOL_NAMES, ...HANDOFF_TOOL_NAMES],
     delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
+}
+
+function draftThresholdOf(setting: number | "off" | undefined): number | null {
+  if (setting === "off") return null;
+  return setting ?? DEFAULT_DRAFT_THRESHOLD;
 }
 
 const REVIEW_SETTINGS = new Set<string>(REVIEW_RESETS);

@@ -19,6 +19,7 @@ import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
+import { draftAheadSoon } from "@/lib/context/draft-ahead";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
@@ -179,6 +180,7 @@ class RunLoop {
         const leg = await this.streamLeg(view);
         end = leg.end;
         await this.storeLeg(leg);
+        if (!leg.handoff) this.draftAhead(leg.reading);
         if (leg.handoff) {
           view = await this.handOff(leg.handoff);
           continue;
@@ -413,7 +415,21 @@ class RunLoop {
         this.stepCount++;
         this.sessionSteps++;
         await this.recordProgress();
+        // Between two steps: the reply so far is drafted as it stands.
+        if (step.finishReason === "tool-calls") this.draftAhead(reading, this.out.peek());
       },
+    });
+  }
+
+  /** Past the draft threshold the next handoff is written in the background, never awaited. */
+  private draftAhead(reading: ContextPart, live: ChatMessage | null = null): void {
+    const stored = this.message;
+    draftAheadSoon({
+      ...this.scope,
+      session: this.session,
+      model: this.agent.model,
+      reading,
+      live: live && stored ? { seq: stored.seq, message: live } : undefined,
     });
   }
 

@@ -20,7 +20,7 @@ import { redactArtifact } from "@/lib/handoff/redact";
 import { log } from "@/lib/log";
 import { timeReset } from "@/lib/metrics";
 import { currentInstance } from "@/lib/runtime/instance";
-import { writeHandoffArtifact } from "./handoff-writer";
+import { handoffForReset } from "./draft-ahead";
 import { applyRunFacts, stepInFlightOf } from "./mechanical-facts";
 import { type BoundResult, boundArtifact } from "./reset-bound";
 import {
@@ -153,15 +153,22 @@ async function prepareReset(input: ResetInput, signal: AbortSignal): Promise<Pre
     listTouchedPaths(getDb(), { userId, threadId, sessionId: from.id }),
   ]);
   const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
-  const written = await writeHandoffArtifact({
-    model: input.model,
-    system: ctx.system,
-    messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
-    previous: ctx.brief?.artifact ?? null,
-    userTexts,
-    filesTouched: filesModified,
-    lastUserRequest: userTexts.at(-1),
-    abortSignal: signal,
+  // A draft written ahead takes the model's place when there is one (./draft-ahead).
+  const written = await handoffForReset({
+    userId,
+    sessionId: from.id,
+    modelId: input.modelId,
+    rows: ctx.rows,
+    writer: {
+      model: input.model,
+      system: ctx.system,
+      messages: await convertToModelMessages(ctx.history, { ignoreIncompleteToolCalls: true }),
+      previous: ctx.brief?.artifact ?? null,
+      userTexts,
+      filesTouched: filesModified,
+      lastUserRequest: userTexts.at(-1),
+      abortSignal: signal,
+    },
   });
   // Facts from the run, never from the model: they override what it wrote.
   const withFacts = applyRunFacts(written.artifact, {

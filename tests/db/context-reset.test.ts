@@ -41,6 +41,10 @@ const FILLER =
 
 describe("threshold reset", () => {
   it("continues in a clean session 2 that knows only what the handoff carried", async () => {
+    // The handoff is written at the reset here: the offline writer's summary then quotes only the
+    // trigger's predecessor, never the sentinel. A handoff drafted ahead quotes the message that
+    // was latest when it was drafted (tests/db/draft-ahead.test.ts), which here is the sentinel.
+    process.env.BATON_DRAFT_THRESHOLD = "off";
     const actor = await createActor();
     const threadId = randomUUID();
     const spy = spyModel();
