@@ -16,6 +16,7 @@ import {
 } from "../schema";
 import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoff-writes";
 import { instanceIsLive } from "./instances";
+import { pinHandoffItems } from "./pins";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */
 export const RESET_LEASE_MS = 2 * 60 * 1000;
@@ -323,6 +324,8 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       threadId,
       sessionNumber: from.number,
     });
+    // What the brief carries is pinned from now on, with the commit (a tombstone stays unpinned).
+    await pinHandoffItems({ userId, threadId, texts: input.handoff.artifact.must_preserve }, tx);
 
     const [created] = await tx
       .insert(sessions)

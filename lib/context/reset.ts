@@ -45,6 +45,7 @@ import {
   loadSessionContext,
   systemPromptFor,
 } from "./session-context";
+import { withThreadPins } from "./thread-pins";
 
 export type ResetOutcome =
   | {
@@ -165,7 +166,9 @@ async function runReset(input: ResetInput): Promise<ResetOutcome> {
       stepInFlight: input.midRun ? stepInFlightOf(ctx.plan, userTexts.at(-1)) : null,
       pendingCalls: ctx.rows.flatMap((m) => pendingApprovalsOf(m.parts).map(describePendingCall)),
     });
-    const consolidated = consolidateArtifact(withFacts);
+    // The thread's pins, exactly: a person may have pinned or unpinned since the last brief.
+    const pinned = await withThreadPins(withFacts, { userId, threadId });
+    const consolidated = consolidateArtifact(pinned);
     const redacted = redactArtifact(consolidated.artifact);
 
     // Session N+1 must start below the reset threshold, or it would reset again at once; and
