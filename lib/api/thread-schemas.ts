@@ -10,6 +10,7 @@ import type {
   LiveStream,
   MessageMetadata,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -90,6 +91,11 @@ export const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
   startedAt: z.string(),
 });
 
+export const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
+  id: z.string(),
+  text: z.string(),
+});
+
 /** One page of `GET /api/threads/{id}` (ThreadView). */
 export const threadViewPageSchema = z.object({
   thread: z.object({ id: z.string(), title: z.string(), profile: z.string() }),
@@ -102,6 +108,7 @@ export const threadViewPageSchema = z.object({
   // Older servers answer without them: nothing is live then.
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
+  pins: z.array(threadPinSchema).default([]),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;

@@ -4,6 +4,7 @@ import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
+import { listThreadPins } from "@/db/queries/pins";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
@@ -22,6 +23,7 @@ import type {
   ContextPart,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "./types";
 
 export interface ThreadView {
@@ -55,6 +57,8 @@ export interface ThreadView {
   live: LiveStream[];
   /** The reset running now, if any. */
   reset: ActiveResetView | null;
+  /** The thread's current pins, oldest first: what the next handoff carries in must_preserve. */
+  pins: ThreadPinView[];
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -91,13 +95,14 @@ export async function loadThreadView({
   if (withContext && beforeSeq === undefined && fromSeq === undefined) {
     recoverThreadSoon(userId, threadId);
   }
-  const [sessions, stored, profile, liveStreams, activeReset] = await Promise.all([
+  const [sessions, stored, profile, liveStreams, activeReset, pinRows] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
     // Only the context reading needs the thread's profile.
     withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
+    listThreadPins({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).
   const page = { ...stored, messages: withoutLiveRows(stored.messages, liveStreams) };
@@ -157,6 +162,9 @@ export async function loadThreadView({
     answering: fromSeq === undefined ? unansweredAtEnd(stored.messages) : [],
     live: liveStreams.map(liveStreamOf),
     reset: activeReset ? activeResetOf(activeReset) : null,
+    pins: (pinRows ?? []).flatMap((p) =>
+      p.state === "pinned" ? [{ id: p.id, text: p.text }] : [],
+    ),
   };
 }
 
