@@ -1,15 +1,9 @@
-// Pins as handoffs carry them (docs/handoffs.md#pins): the text a pin is stored as, the key pins
-// are matched by, and the must_preserve list a reset writes from the thread's pins. Pure.
+// Pins as handoffs carry them (docs/handoffs.md#pins): the text a pin is stored as (masked), its
+// key, and the must_preserve list a reset writes from the thread's pins. Pure.
 import { redactText } from "@/lib/redact/engine";
+import { flattenPin, normalizePin, PIN_MAX_CHARS } from "./pin-text";
 
-/** The most characters a pin may hold (a pin is one instruction or fact, not a document). */
-export const PIN_MAX_CHARS = 2_000;
-
-/** Trimmed with its spacing collapsed: what the length limit is measured on. */
-export const flattenPin = (text: string) => text.trim().replace(/\s+/g, " ");
-
-/** The key a pin is matched by: trimmed, spacing collapsed, lowercased. */
-export const normalizePin = (text: string) => flattenPin(text).toLowerCase();
+export { flattenPin, normalizePin, PIN_MAX_CHARS };
 
 /**
  * The text a pin is stored as: flattened, secrets masked (a pin reaches every later handoff), at

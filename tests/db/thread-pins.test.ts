@@ -269,9 +269,9 @@ describe("pins across resets", () => {
     await expect
       .poll(() => getActiveReset({ userId: u.actor.id, threadId }), { interval: 10 })
       .not.toBeNull();
-    expect(
-      await cancelThreadReset({ userId: u.actor.id, threadId, fromSession: 1 }),
-    ).toMatchObject({ cancelled: true });
+    expect(await cancelThreadReset({ userId: u.actor.id, threadId, fromSession: 1 })).toMatchObject(
+      { cancelled: true },
+    );
     expect(await cancelled).toMatchObject({ code: "conflict:reset_in_progress" });
     expect(await pinRows(threadId)).toEqual([]);
 
