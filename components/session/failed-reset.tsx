@@ -25,7 +25,11 @@ export function FailedResetCard({
               Pinned ({failed.pins.length})
             </h3>
             <div data-testid="reset-failed-pins">
-              <PinList items={failed.pins} carried className="mt-1 list-disc space-y-0.5 pl-5" />
+              <PinList
+                items={failed.pins}
+                mode="unpin"
+                className="mt-1 list-disc space-y-0.5 pl-5"
+              />
             </div>
           </>
         ) : null}

@@ -225,7 +225,7 @@ export function HandoffSummary({
               title="Confirmed facts"
               className="rounded-lg border-l-4 border-emerald-500 bg-white p-2 dark:bg-zinc-950"
             >
-              <PinList items={a.confirmed_facts} carried={false} empty={<None />} />
+              <PinList items={a.confirmed_facts} mode="plain" empty={<None />} />
             </Section>
             <Section
               title="Unknowns"
@@ -235,7 +235,7 @@ export function HandoffSummary({
             </Section>
           </div>
           <Section title="Must preserve">
-            <PinList items={a.must_preserve} carried empty={<None />} />
+            <PinList items={a.must_preserve} mode="carried" empty={<None />} />
           </Section>
           <Section title="Files">
             <PlainList items={a.files_modified} mono />

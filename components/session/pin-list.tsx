@@ -1,8 +1,9 @@
 "use client";
 // A card's list of items with their pin state now. `carried`: a revision's must_preserve, shown as
-// it was written, each marked pinned now (with Unpin) or unpinned since (with Pin); otherwise
-// plain items (confirmed facts) with Pin, or Unpin once pinned. No buttons without the thread's
-// pins (the shared view).
+// it was written, each marked pinned now (with Unpin) or unpinned since (with Pin). `plain`:
+// items such as confirmed facts, with Pin (Unpin once pinned). `unpin`: only the current pins
+// get a button (a failed reset's list, where pinning more could never help). No buttons without
+// the thread's pins (the shared view).
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { useThreadPins } from "./pin-context";
@@ -15,10 +16,12 @@ function PinState({ children }: { children: ReactNode }) {
   );
 }
 
-function PinItem({ text, carried }: { text: string; carried: boolean }) {
+export type PinListMode = "carried" | "plain" | "unpin";
+
+function PinItem({ text, mode }: { text: string; mode: PinListMode }) {
   const pins = useThreadPins();
-  if (!pins) return <span className="break-words">{text}</span>;
-  const current = pins.pinOf(text);
+  const current = pins?.pinOf(text);
+  if (!pins || (mode === "unpin" && !current)) return <span className="break-words">{text}</span>;
   return (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <span className="min-w-0 flex-1 basis-40 break-words">{text}</span>
@@ -36,7 +39,7 @@ function PinItem({ text, carried }: { text: string; carried: boolean }) {
         </>
       ) : (
         <>
-          {carried ? <PinState>Unpinned</PinState> : null}
+          {mode === "carried" ? <PinState>Unpinned</PinState> : null}
           <Button
             size="sm"
             variant="ghost"
@@ -53,22 +56,22 @@ function PinItem({ text, carried }: { text: string; carried: boolean }) {
 
 export function PinList({
   items,
-  carried,
+  mode,
   empty,
   className = "space-y-1 text-sm",
 }: {
   items: readonly string[];
-  carried: boolean;
+  mode: PinListMode;
   empty?: ReactNode;
   className?: string;
 }) {
   if (items.length === 0) return <>{empty ?? null}</>;
   return (
-    <ul className={className} data-testid={carried ? "carried-pins" : undefined}>
+    <ul className={className} data-testid={mode === "carried" ? "carried-pins" : undefined}>
       {items.map((item, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: plain strings that may repeat.
         <li key={i}>
-          <PinItem text={item} carried={carried} />
+          <PinItem text={item} mode={mode} />
         </li>
       ))}
     </ul>
