@@ -15,6 +15,7 @@ import { PIN_MAX_CHARS } from "@/lib/handoff/pins";
 import { createAgents, setThreadAgent } from "../support/agents";
 import { guestHeaders } from "../support/auth";
 import { type SsePart, sendTurn } from "../support/chat";
+import { createToolThread } from "../support/workspace";
 import { getHandoff } from "./handoff-support";
 
 const BASE = "http://localhost:3000";
@@ -199,6 +200,27 @@ describe("the pins API", () => {
     expect(res.status).toBe(201);
     expect(res.body.pin.text).toMatch(/^The deploy key is \[REDACTED:/);
     expect(JSON.stringify(await pinRows(threadId))).not.toContain(secret);
+  });
+});
+
+describe("the pin tool", () => {
+  it("pins the text (masked) and refuses empty or too long text, storing nothing", async () => {
+    const t = await createToolThread();
+    expect(await t.call("pin", { text: "" })).toEqual({
+      ok: false,
+      error: "Give the text to pin.",
+    });
+    const long = await t.call("pin", { text: "z".repeat(PIN_MAX_CHARS + 1) });
+    expect(long).toMatchObject({ ok: false });
+    expect(String(long.error)).toContain(`at most ${PIN_MAX_CHARS} characters`);
+    expect(await pinRows(t.threadId)).toEqual([]);
+
+    const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+    const done = await t.call("pin", { text: `  staging  key ${secret} ` });
+    expect(done).toEqual({ ok: true, pinned: expect.stringMatching(/^staging key \[REDACTED:/) });
+    expect(await pinRows(t.threadId)).toEqual([
+      { text: done.pinned, state: "pinned", source: "agent" },
+    ]);
   });
 });
 
