@@ -62,6 +62,7 @@ test("pins are changed from a card, and the next reset carries exactly the pins"
   await expect(carried).toContainText("Unpinned");
   await expect(card.getByRole("button", { name: "Pin the locker code is 7319" })).toBeVisible();
   await expect.poll(() => pinTexts(page, threadId)).toEqual(["the lift is out of order"]);
+  await page.screenshot({ path: "test-results/pins-desktop-card.png" });
 
   // The next reset's card lists exactly the pins; the earlier card stays as it was written.
   await resetFrom(page, threadId, 2);
@@ -88,7 +89,10 @@ test("a refused unpin is undone with an error toast, and the buttons work at 390
   await resetFrom(page, threadId, 1);
   const card = await openCard(chat, 2);
   const unpin = card.getByRole("button", { name: "Unpin the ferry leaves at nine" });
+  // The card's details scroll inside it; scrolled to, the button is on screen at this width.
+  await unpin.scrollIntoViewIfNeeded();
   await expect(unpin).toBeInViewport();
+  await page.screenshot({ path: "test-results/pins-390-card.png" });
 
   await page.route("**/api/threads/*/pins/*", (route) =>
     route.fulfill({
@@ -103,7 +107,7 @@ test("a refused unpin is undone with an error toast, and the buttons work at 390
   await expect(chat.toast(/Couldn't unpin it/)).toBeVisible();
   await expect(card.getByRole("button", { name: "Unpin the ferry leaves at nine" })).toBeVisible();
   expect(await pinTexts(page, threadId)).toEqual(["the ferry leaves at nine"]);
-  await page.screenshot({ path: "test-results/pins-390.png", fullPage: false });
+  await page.screenshot({ path: "test-results/pins-390-refused.png" });
 
   await page.unroute("**/api/threads/*/pins/*");
   await card.getByRole("button", { name: "Unpin the ferry leaves at nine" }).click();
