@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as continueRoute } from "@/app/api/handoffs/[key]/continue/route";
 import { DELETE as unpinRoute } from "@/app/api/threads/[id]/pins/[pinId]/route";
 import { GET as listRoute, POST as pinRoute } from "@/app/api/threads/[id]/pins/route";
 import { POST as resetRoute } from "@/app/api/threads/[id]/reset/route";
@@ -16,7 +17,7 @@ import { createAgents, setThreadAgent } from "../support/agents";
 import { guestHeaders } from "../support/auth";
 import { type SsePart, sendTurn } from "../support/chat";
 import { createToolThread } from "../support/workspace";
-import { getHandoff } from "./handoff-support";
+import { getHandoff, upsert } from "./handoff-support";
 
 const BASE = "http://localhost:3000";
 const saved = { ...process.env };
@@ -302,6 +303,29 @@ describe("pins across resets", () => {
     expect(await mustPreserve(u, threadId, 1)).toEqual(["the gate code changes monthly"]);
     expect(await pinRows(threadId)).toEqual([
       { text: "the gate code changes monthly", state: "pinned", source: "handoff" },
+    ]);
+  });
+
+  it("a thread continued from a handoff starts with that handoff's pins", async () => {
+    const u = await user();
+    const key = `pinned-${randomUUID()}`;
+    const written = await upsert(u.headers, {
+      key,
+      artifact: { goal: "g", state_summary: "s", must_preserve: ["keep the blue folder"] },
+    });
+    expect(written.status).toBe(201);
+    const threadId = randomUUID();
+    const res = await continueRoute(
+      new Request(`${BASE}/api/handoffs/${key}/continue`, {
+        method: "POST",
+        headers: u.headers,
+        body: JSON.stringify({ threadId }),
+      }),
+      { params: Promise.resolve({ key }) },
+    );
+    expect(res.status).toBe(201);
+    expect((await listPins(u, threadId)).body.pins).toMatchObject([
+      { text: "keep the blue folder", source: "handoff" },
     ]);
   });
 });
