@@ -328,4 +328,34 @@ describe("pins across resets", () => {
       { text: "keep the blue folder", source: "handoff" },
     ]);
   });
+
+  it("an agent's handoff to another carries the thread's pins, not what the user unpinned", async () => {
+    const u = await user();
+    await createAgents(u.actor, [
+      { id: "writer", name: "Writer" },
+      {
+        id: "editor",
+        name: "Editor",
+        toolsAllow: ["read_file", "write_file", "edit_file"],
+        delegation: { canHandoff: false },
+      },
+    ]);
+    const threadId = await newThread(u, "hello");
+    await setThreadAgent(u.actor, threadId, "writer");
+    await sendTurn(u.actor, threadId, "remember the tone is plain");
+    await sendTurn(u.actor, threadId, "write draft.md: a first draft. it is short");
+    const tone = (await listPins(u, threadId)).body.pins.find(
+      (p) => p.text === "the tone is plain",
+    );
+    if (!tone) throw new Error("tone not pinned");
+    expect((await unpin(u, threadId, tone.id)).status).toBe(200);
+    expect((await pin(u, threadId, { text: "Deploy from main only" })).status).toBe(201);
+
+    const turn = await sendTurn(u.actor, threadId, "hand off to editor: polish draft.md");
+    const part = turn.parts.find((p) => p.type === "data-agent-handoff")?.data as
+      | { handoff: { brief: { mustPreserve: string[] } } }
+      | undefined;
+    expect(part?.handoff.brief.mustPreserve).toEqual(["Deploy from main only"]);
+    expect(await mustPreserve(u, threadId, 1)).toEqual(["Deploy from main only"]);
+  });
 });
