@@ -108,7 +108,7 @@ test("the share page shows tool cards, files and plan read-only, with no approva
   await expect(chat.approve).toBeVisible();
   await chat.waitForReplyDone();
 
-  await chat.shareButton.click();
+  await chat.createShareLink();
   const linkField = page.getByRole("textbox", { name: "Share link" });
   await expect(linkField).toHaveValue(/\/share\//);
   const url = await linkField.inputValue();

@@ -140,7 +140,7 @@ test("headers, a framed /settings, and images in messages that never load", asyn
     expect(chatErrors).toEqual([]);
     expect(await violations(page)).toEqual([]);
 
-    await chat.shareButton.click();
+    await chat.createShareLink();
     const shareUrl = await page.getByRole("textbox", { name: "Share link" }).inputValue();
     expect(shareUrl).toMatch(/\/share\/[A-Za-z0-9_-]+$/);
     const shareToken = shareUrl.split("/").at(-1) ?? "";

@@ -98,7 +98,12 @@ test("a shared thread is readable read-only by anyone with the link until it is 
 
   expect(await seriousViolations(page)).toEqual([]);
 
+  // Opening Share makes nothing public: the thread has no link until the user creates one.
   await chat.shareButton.click();
+  await expect(page.getByText("This thread is private.")).toBeVisible();
+  const before = await page.request.get(`/api/threads/${threadId}/share`);
+  expect(await before.json()).toEqual({ token: null, url: null });
+  await page.getByRole("button", { name: "Create link" }).click();
   const linkField = page.getByRole("textbox", { name: "Share link" });
   await expect(linkField).toHaveValue(/\/share\/[A-Za-z0-9_-]{43}$/);
   const url = await linkField.inputValue();

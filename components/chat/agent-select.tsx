@@ -23,10 +23,11 @@ export function AgentSelect({
   return (
     <span className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
       <label className="flex items-center gap-2">
-        Agent
+        {/* The select names itself; on a phone the visible word costs a row. */}
+        <span className="max-sm:sr-only">Agent</span>
         <select
           aria-label="Agent"
-          className="max-w-40 rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+          className="max-w-32 rounded-md border sm:max-w-40 border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
           value={value}
           disabled={disabled}
           onChange={(e) => onChange(e.target.value)}

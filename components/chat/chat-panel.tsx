@@ -26,6 +26,7 @@ import {
   stillAnswering,
   withLiveMessages,
 } from "@/lib/chat/live-messages";
+import { titleFromMessage } from "@/lib/chat/request";
 import { replyRequestIds } from "@/lib/chat/run-timeline";
 import { pendingApprovalIds } from "@/lib/chat/tool-view";
 import type {
@@ -36,7 +37,7 @@ import type {
   SessionSummary,
   ThreadPinView,
 } from "@/lib/chat/types";
-import { notifyThreadsChanged, readableError } from "./chat-errors";
+import { notifyThreadStarted, notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
 import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
 import { Composer } from "./composer";
@@ -48,6 +49,7 @@ import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useEscapeToStop } from "./use-escape-to-stop";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -187,10 +189,13 @@ export function ChatPanel({
   useEffect(() => {
     if (!isNew || startedRef.current || messages.length === 0) return;
     startedRef.current = true;
+    const first = messages.find((m) => m.role === "user");
+    const text = first?.parts.map((p) => (p.type === "text" ? p.text : "")).join("") ?? "";
+    notifyThreadStarted({ id: threadId, title: titleFromMessage(text) });
     // The thread exists from the first POST on: give it its real address without a reload.
     window.history.replaceState(null, "", `/chat/${threadId}`);
     setTimeout(notifyThreadsChanged, 300);
-  }, [isNew, messages.length, threadId]);
+  }, [isNew, messages, threadId]);
 
   const refresh = useThreadRefresh({
     fetchPage,
@@ -287,6 +292,7 @@ export function ChatPanel({
   }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
   const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
+  useEscapeToStop(busy && !queueing && editingId === null, onStop);
 
   const editLast = useCallback(() => {
     if (!lastUser) return;

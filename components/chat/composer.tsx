@@ -64,7 +64,8 @@ export function Composer({
         <textarea
           ref={ref}
           aria-label="Message"
-          placeholder="Send a message (Enter to send, Shift+Enter for a new line)"
+          placeholder="Send a message"
+          aria-description="Enter sends; Shift+Enter starts a new line."
           className="max-h-48 min-h-11 flex-1 resize-none rounded-xl border border-zinc-300 bg-transparent px-3 py-2 outline-none focus:border-indigo-500 dark:border-zinc-700"
           rows={1}
           value={value}
@@ -78,7 +79,7 @@ export function Composer({
             type="submit"
             disabled={value.trim().length === 0 || tooLong}
             title="The context is being reset: this message will be answered in the new session."
-            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:opacity-40"
+            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:bg-zinc-200 disabled:text-zinc-600 dark:disabled:bg-zinc-700 dark:disabled:text-zinc-200"
           >
             Queue
           </button>
@@ -86,6 +87,8 @@ export function Composer({
           <button
             type="button"
             onClick={onStop}
+            title="Stop the reply (Esc)"
+            aria-keyshortcuts="Escape"
             className="rounded-xl bg-zinc-800 px-4 py-2 font-medium text-white dark:bg-zinc-200 dark:text-zinc-900"
           >
             Stop
@@ -94,7 +97,7 @@ export function Composer({
           <button
             type="submit"
             disabled={value.trim().length === 0 || tooLong}
-            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:opacity-40"
+            className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:bg-zinc-200 disabled:text-zinc-600 dark:disabled:bg-zinc-700 dark:disabled:text-zinc-200"
           >
             {editing ? "Save & send" : "Send"}
           </button>

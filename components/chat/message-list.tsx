@@ -262,6 +262,12 @@ export function MessageList({
     return rows;
   }, [items, streamingIds]);
 
+  // While a reset runs, its divider says what is happening: no reply adds "Thinking…" to it.
+  const resetRunning = useMemo(
+    () => items.some((item) => item.kind === "session_divider" && item.live !== undefined),
+    [items],
+  );
+
   const renderItem = (item: ListItem, index: number): ReactNode => {
     switch (item.kind) {
       case "message":
@@ -272,6 +278,7 @@ export function MessageList({
             stopped={stoppedIds.has(item.message.id)}
             failed={item.message.id === failedId}
             answering={answeringIds.has(item.message.id)}
+            waitingOnReset={resetRunning}
             agentName={item.agent?.name}
             actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
           />

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { replyNotice } from "@/lib/chat/reply-notice";
 import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
+import { CopyReplyButton } from "./copy-reply-button";
 import { messageMarkdownComponents } from "./markdown-components";
 import { RunTimelineButton, type RunTimelineTarget } from "./run-timeline";
 import { ToolCard } from "./tool-card";
@@ -53,6 +54,7 @@ export const MessageView = memo(function MessageView({
   stopped,
   failed,
   answering = false,
+  waitingOnReset = false,
   agentName,
   actions,
 }: {
@@ -62,6 +64,8 @@ export const MessageView = memo(function MessageView({
   failed: boolean;
   /** The server is answering this question, or writing this reply, on its own. */
   answering?: boolean;
+  /** A context reset is running: its divider is the one wait indicator, not "Thinking…". */
+  waitingOnReset?: boolean;
   /** The agent that wrote an assistant reply, in a thread that names its agents. */
   agentName?: string;
   actions: MessageActions;
@@ -124,7 +128,7 @@ export const MessageView = memo(function MessageView({
               <ToolCard key={block.key} part={block.part} onApproval={actions.onApproval} />
             ),
           )
-        ) : streaming ? (
+        ) : streaming && !waitingOnReset ? (
           <span className="animate-pulse text-zinc-400">Thinking…</span>
         ) : null}
       </div>
@@ -133,6 +137,7 @@ export const MessageView = memo(function MessageView({
           <span data-testid="model-attribution">{message.metadata.model}</span>
         ) : null}
         {notice === "stopped" ? <span data-testid="stopped-badge">Stopped</span> : null}
+        {!streaming && text.trim() !== "" ? <CopyReplyButton markdown={text} /> : null}
         {notice === "answering" ? <AnsweringIndicator /> : null}
         {showFailed ? (
           <span role="alert" className="text-red-600">

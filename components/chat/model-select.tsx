@@ -19,10 +19,10 @@ export function ModelSelect({
 }) {
   return (
     <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-      Model
+      <span className="max-sm:sr-only">Model</span>
       <select
         aria-label="Model"
-        className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+        className="max-w-40 rounded-md border sm:max-w-none border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}

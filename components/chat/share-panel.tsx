@@ -1,21 +1,24 @@
 "use client";
-// "Share" in the chat header: a small panel that makes (or shows) the thread's read-only link,
-// copies it, and revokes it.
+// "Share" in the chat header: a small panel that shows the thread's read-only link if it has
+// one, makes one only when asked ("Create link"), copies it, and revokes it.
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { copyText } from "@/components/ui/clipboard";
-import { del, post } from "@/lib/api/client";
+import { del, get, post } from "@/lib/api/client";
 
 type LinkState =
   | { kind: "idle" }
   | { kind: "loading" }
+  /** Private: no link exists until the user creates one. */
+  | { kind: "private" }
   | { kind: "shared"; url: string }
   | { kind: "revoked" }
   | { kind: "error"; message: string };
 
 const shareAnswer = z.object({ url: z.string() });
+const currentAnswer = z.object({ url: z.string().nullable() });
 
 export function SharePanel({ threadId, disabled }: { threadId: string; disabled: boolean }) {
   const [open, setOpen] = useState(false);
@@ -29,6 +32,16 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
     try {
       const body = await post(`/api/threads/${threadId}/share`, undefined, shareAnswer);
       setLink({ kind: "shared", url: body.url });
+    } catch (error) {
+      setLink({ kind: "error", message: error instanceof Error ? error.message : "Failed." });
+    }
+  };
+
+  const look = async () => {
+    setLink({ kind: "loading" });
+    try {
+      const body = await get(`/api/threads/${threadId}/share`, currentAnswer);
+      setLink(body.url ? { kind: "shared", url: body.url } : { kind: "private" });
     } catch (error) {
       setLink({ kind: "error", message: error instanceof Error ? error.message : "Failed." });
     }
@@ -48,8 +61,8 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
   const toggle = () => {
     const next = !open;
     setOpen(next);
-    // Opening the panel is asking for the link; sharing an already shared thread returns it.
-    if (next && (link.kind === "idle" || link.kind === "error")) void share();
+    // Opening the panel only looks: a public link exists only once the user asks for it.
+    if (next && (link.kind === "idle" || link.kind === "error")) void look();
   };
 
   useEffect(() => {
@@ -88,7 +101,8 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
         <section
           id={panelId}
           aria-label="Share this thread"
-          className="absolute right-0 z-20 mt-2 w-80 space-y-3 rounded-xl border border-zinc-200 bg-white p-3 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+          data-closes-on-escape
+          className="fixed inset-x-3 top-16 z-20 space-y-3 rounded-xl border border-zinc-200 bg-white p-3 text-sm shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-80 dark:border-zinc-800 dark:bg-zinc-900"
         >
           <p className="text-zinc-700 dark:text-zinc-300">
             Anyone with the link can read this thread, its session dividers and handoffs. They
@@ -131,6 +145,14 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
                   Revoke link
                 </Button>
               </div>
+            </>
+          ) : null}
+          {link.kind === "private" ? (
+            <>
+              <p className="text-zinc-700 dark:text-zinc-300">This thread is private.</p>
+              <Button variant="primary" onClick={() => void share()}>
+                Create link
+              </Button>
             </>
           ) : null}
           {link.kind === "revoked" ? (

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { authClient } from "@/lib/auth/client";
 
 export interface SidebarActor {
@@ -23,14 +24,17 @@ const SETTINGS_LINK =
 
 function SettingsLinks() {
   return (
-    <div className="mt-1 flex gap-1">
-      <Link href="/settings" className={`${SETTINGS_LINK} flex-1`}>
-        Settings
-      </Link>
-      <Link href="/settings/agents" className={`${SETTINGS_LINK} flex-1`}>
-        Agents
-      </Link>
-    </div>
+    <>
+      <div className="mt-1 flex gap-1">
+        <Link href="/settings" className={`${SETTINGS_LINK} flex-1`}>
+          Settings
+        </Link>
+        <Link href="/settings/agents" className={`${SETTINGS_LINK} flex-1`}>
+          Agents
+        </Link>
+      </div>
+      <ThemeToggle />
+    </>
   );
 }
 

@@ -21,6 +21,16 @@ function isNewChatShortcut(event: KeyboardEvent): boolean {
   );
 }
 
+/*
+ * "/" again, rendered afresh: a new chat page is a new thread id from the server, and a page that
+ * just became /chat/<id> (history.replaceState after its first message) would otherwise get the
+ * router's copy of "/" back — the same thread id, so the next message went to the old thread.
+ */
+function openNewChat(router: ReturnType<typeof useRouter>) {
+  router.push("/");
+  router.refresh();
+}
+
 export function Sidebar({ actor }: { actor: SidebarActor }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -34,7 +44,7 @@ export function Sidebar({ actor }: { actor: SidebarActor }) {
     function startNewChat(event: KeyboardEvent) {
       if (!isNewChatShortcut(event)) return;
       event.preventDefault();
-      router.push("/");
+      openNewChat(router);
     }
     window.addEventListener("keydown", startNewChat);
     return () => window.removeEventListener("keydown", startNewChat);
@@ -78,6 +88,7 @@ export function Sidebar({ actor }: { actor: SidebarActor }) {
       <aside
         id={SIDEBAR_ID}
         aria-label="Sidebar"
+        data-closes-on-escape={open || undefined}
         className={`${
           open ? "flex" : "hidden"
         } fixed inset-y-0 left-0 z-40 w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 shadow-xl md:static md:flex md:shadow-none dark:border-zinc-800 dark:bg-zinc-900`}
@@ -90,6 +101,12 @@ export function Sidebar({ actor }: { actor: SidebarActor }) {
           <Link
             ref={newChatRef}
             href="/"
+            onClick={(event) => {
+              // A plain click; a modified one (new tab, new window) is the browser's.
+              if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+              event.preventDefault();
+              openNewChat(router);
+            }}
             aria-keyshortcuts="Control+Shift+O Meta+Shift+O"
             title="New chat (Ctrl/⌘+Shift+O)"
             className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm font-medium text-zinc-800 shadow-xs hover:border-indigo-300 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:border-indigo-500/60 dark:hover:text-indigo-200"

@@ -22,11 +22,16 @@ export type ThreadPage = z.infer<typeof threadPageSchema>;
 
 export const PAGE_SIZE = 30;
 
-export async function fetchThreadPage(cursor: string | null): Promise<ThreadPage> {
+export async function fetchThreadPage(
+  cursor: string | null,
+  options: { query?: string; signal?: AbortSignal } = {},
+): Promise<ThreadPage> {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   if (cursor) params.set("cursor", cursor);
+  if (options.query) params.set("q", options.query);
   return get(`/api/threads?${params}`, threadPageSchema, {
     fallback: "Couldn't load conversations.",
+    signal: options.signal,
   });
 }
 

@@ -1,11 +1,14 @@
 "use client";
-// The "Threads" navigation: loading skeleton, error with Retry, empty state, the threads
-// newest first with the current one marked, "Load more", and the delete confirmation.
+// The "Threads" navigation: a title search, loading skeleton, error with Retry, empty state, the
+// threads newest first in date groups with the current one marked, "Load more", and the delete
+// confirmation.
 import { usePathname, useRouter } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { groupByDate } from "@/lib/chat/date-groups";
 import { DeleteThreadDialog } from "./delete-thread-dialog";
 import type { ThreadSummary } from "./thread-api";
 import { ThreadItem } from "./thread-item";
+import { useThreadSearch } from "./use-thread-search";
 import { useThreads } from "./use-threads";
 
 function threadIdFromPath(pathname: string | null): string | null {
@@ -42,6 +45,21 @@ export function ThreadList() {
     remove,
   } = useThreads();
   const [deleting, setDeleting] = useState<ThreadSummary | null>(null);
+  const [query, setQuery] = useState("");
+  const search = useThreadSearch(query);
+  const searching = query.trim() !== "";
+  // Grouped against the time of this render; a list left open overnight regroups on its next one.
+  const groups = useMemo(() => groupByDate(threads, (t) => t.updatedAt, new Date()), [threads]);
+
+  const item = (thread: ThreadSummary) => (
+    <ThreadItem
+      key={thread.id}
+      thread={thread}
+      current={thread.id === currentId}
+      onRename={rename}
+      onDelete={setDeleting}
+    />
+  );
 
   async function deleteAndLeave(thread: ThreadSummary) {
     await remove(thread);
@@ -50,9 +68,29 @@ export function ThreadList() {
 
   return (
     <nav aria-label="Threads" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
-      {status === "loading" && <ThreadListSkeleton />}
+      <search className="sticky top-0 z-10 bg-zinc-50 px-1 pb-2 dark:bg-zinc-900">
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && query !== "") {
+              e.stopPropagation();
+              setQuery("");
+            }
+          }}
+          maxLength={100}
+          aria-label="Search threads by title"
+          placeholder="Search threads"
+          className="w-full rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 text-sm outline-none placeholder:text-zinc-500 focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-800 dark:placeholder:text-zinc-400"
+        />
+      </search>
 
-      {status === "error" && (
+      {searching && <SearchResults search={search} query={query.trim()} item={item} />}
+
+      {!searching && status === "loading" && <ThreadListSkeleton />}
+
+      {!searching && status === "error" && (
         <div
           role="alert"
           className="mx-1 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-300"
@@ -68,27 +106,25 @@ export function ThreadList() {
         </div>
       )}
 
-      {status === "ready" && threads.length === 0 && (
+      {!searching && status === "ready" && threads.length === 0 && (
         <p className="px-3 py-6 text-center text-sm text-zinc-500 dark:text-zinc-400">
           No conversations yet
         </p>
       )}
 
-      {threads.length > 0 && status !== "loading" && (
-        <ul className="space-y-0.5">
-          {threads.map((thread) => (
-            <ThreadItem
-              key={thread.id}
-              thread={thread}
-              current={thread.id === currentId}
-              onRename={rename}
-              onDelete={setDeleting}
-            />
-          ))}
-        </ul>
-      )}
+      {!searching &&
+        threads.length > 0 &&
+        status !== "loading" &&
+        groups.map(({ group, items }) => (
+          <section key={group} aria-label={group} className="pt-2 first-of-type:pt-0">
+            <h2 className="px-2 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400">
+              {group}
+            </h2>
+            <ul className="space-y-0.5">{items.map(item)}</ul>
+          </section>
+        ))}
 
-      {status === "ready" && hasMore && (
+      {!searching && status === "ready" && hasMore && (
         <div className="px-1 pt-2">
           <button
             type="button"
@@ -116,5 +152,49 @@ export function ThreadList() {
         />
       )}
     </nav>
+  );
+}
+
+function SearchResults({
+  search,
+  query,
+  item,
+}: {
+  search: ReturnType<typeof useThreadSearch>;
+  query: string;
+  item: (thread: ThreadSummary) => React.ReactNode;
+}) {
+  if (search.status === "error") {
+    return (
+      <p role="alert" className="px-3 py-2 text-sm text-red-700 dark:text-red-400">
+        {search.message}
+      </p>
+    );
+  }
+  if (search.status !== "done") {
+    return (
+      <p role="status" className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">
+        Searching…
+      </p>
+    );
+  }
+  if (search.threads.length === 0) {
+    return (
+      <p role="status" className="px-3 py-6 text-center text-sm text-zinc-500 dark:text-zinc-400">
+        No thread titles contain “{query}”
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul aria-label="Search results" className="space-y-0.5">
+        {search.threads.map(item)}
+      </ul>
+      {search.more ? (
+        <p className="px-3 pt-2 text-xs text-zinc-500 dark:text-zinc-400">
+          Showing the newest {search.threads.length}; type more to narrow it down.
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -15,6 +15,11 @@ import {
 
 /** Dispatched on `window` whenever a thread is created or its title or updatedAt changes. */
 export const THREADS_CHANGED_EVENT = "baton:threads-changed";
+/** Dispatched when a new thread's first message is sent (detail: its id and placeholder title). */
+export const THREAD_STARTED_EVENT = "baton:thread-started";
+
+/** How long a started thread is listed without the server listing it (its POST failed). */
+const STARTED_TTL_MS = 60_000;
 
 // Coalesces the bursts the chat panel sends (created, titled, updated) into one request.
 const REFRESH_DEBOUNCE_MS = 150;
@@ -85,14 +90,22 @@ export function useThreads() {
   const loadingMoreRef = useRef(false);
   // A refetch that started before a delete finished must not bring the thread back.
   const deletedIds = useRef(new Set<string>());
+  // Threads whose first message is on its way: listed until the server lists them.
+  const started = useRef(new Map<string, { thread: ThreadSummary; at: number }>());
 
-  const withoutDeleted = useCallback(
-    (page: ThreadPage): ThreadPage => ({
+  const withoutDeleted = useCallback((page: ThreadPage): ThreadPage => {
+    const now = Date.now();
+    for (const [id, entry] of started.current) {
+      if (page.threads.some((t) => t.id === id) || now - entry.at > STARTED_TTL_MS) {
+        started.current.delete(id);
+      }
+    }
+    const pending = [...started.current.values()].map((entry) => entry.thread);
+    return {
       ...page,
-      threads: page.threads.filter((t) => !deletedIds.current.has(t.id)),
-    }),
-    [],
-  );
+      threads: [...pending, ...page.threads].filter((t) => !deletedIds.current.has(t.id)),
+    };
+  }, []);
 
   // One first-page request at a time; calls made meanwhile collapse into one more afterwards.
   const refresh = useCallback(
@@ -130,11 +143,26 @@ export function useThreads() {
       clearTimeout(timer);
       timer = setTimeout(() => void refresh(), REFRESH_DEBOUNCE_MS);
     };
+    const listStarted = (event: Event) => {
+      const detail = (event as CustomEvent<{ id: string; title: string }>).detail;
+      if (!detail) return;
+      const at = new Date().toISOString();
+      const thread: ThreadSummary = { ...detail, model: "", createdAt: at, updatedAt: at };
+      started.current.set(detail.id, { thread, at: Date.now() });
+      setList((current) =>
+        current.threads.some((t) => t.id === detail.id)
+          ? current
+          : { ...current, threads: [thread, ...current.threads] },
+      );
+      setStatus("ready");
+    };
     window.addEventListener(THREADS_CHANGED_EVENT, scheduleRefresh);
+    window.addEventListener(THREAD_STARTED_EVENT, listStarted);
     return () => {
       alive.current = false;
       clearTimeout(timer);
       window.removeEventListener(THREADS_CHANGED_EVENT, scheduleRefresh);
+      window.removeEventListener(THREAD_STARTED_EVENT, listStarted);
     };
   }, [refresh]);
 

@@ -21,6 +21,7 @@ type Tx = Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0];
 /** A run that still answers its request: running on a live instance, or waiting for the user. */
 const answersLive = or(
   eq(runs.status, "awaiting_approval"),
+  eq(runs.status, "awaiting_review"),
   and(eq(runs.status, "running"), instanceIsLive(runs.instanceId)),
 );
 
@@ -87,7 +88,10 @@ export async function claimRequest(input: {
   });
 }
 
-/** Threads that may hold orphans: a run whose instance is gone, a queued message, a last message from the user. */
+/**
+ * Threads that may hold orphans: a run whose instance is gone, a queued message, a run parked at
+ * a draft (resumed once the draft ended), a last message from the user.
+ */
 export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
   const db = getDb();
   const rows = await db.execute(sql`
@@ -95,6 +99,7 @@ export async function listRecoveryCandidates(): Promise<{ threadId: string; user
     where exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'running'
                     and not ${instanceIsLive(sql`r.instance_id`)})
        or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
+       or exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'awaiting_review')
        or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
                     and m.role = 'user')`);
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
@@ -159,6 +164,8 @@ export async function claimOrphans(input: {
 }): Promise<OrphanClaim[]> {
   const { threadId } = input;
   return getDb().transaction(async (tx) => {
+    // While a handoff draft awaits review nothing is answered: the draft's end decides the session.
+    if (await draftAwaits(tx, threadId)) return [];
     const tail = await tx
       .select({ id: messages.id, role: messages.role, seq: messages.seq })
       .from(messages)
@@ -200,6 +207,15 @@ export async function claimOrphans(input: {
   });
 }
 
+async function draftAwaits(tx: Tx, threadId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ threadId: threadResets.threadId })
+    .from(threadResets)
+    .where(and(eq(threadResets.threadId, threadId), eq(threadResets.state, "awaiting_review")))
+    .limit(1);
+  return row !== undefined;
+}
+
 async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean> {
   const [row] = await tx
     .select({ threadId: threadResets.threadId })
@@ -214,6 +230,39 @@ async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean>
     )
     .limit(1);
   return row !== undefined;
+}
+
+/** The thread's runs parked at a draft under review, oldest first. */
+export async function listRunsAwaitingReview(threadId: string): Promise<Run[]> {
+  return getDb()
+    .select()
+    .from(runs)
+    .where(and(eq(runs.threadId, threadId), eq(runs.status, "awaiting_review")))
+    .orderBy(asc(runs.startedAt));
+}
+
+/**
+ * Claims a run parked at a draft for `instanceId` once the draft ended (null when another
+ * server claimed it first); it streams anew, from `streamBaseParts` of its message.
+ */
+export async function claimRunAfterReview(input: {
+  runId: string;
+  instanceId: string;
+  streamBaseParts: number;
+}): Promise<Run | null> {
+  const [claimed] = await getDb()
+    .update(runs)
+    .set({
+      status: "running",
+      instanceId: input.instanceId,
+      streamId: crypto.randomUUID(),
+      streamMessageId: sql`${runs.messageId}`,
+      streamBaseParts: input.streamBaseParts,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(runs.id, input.runId), eq(runs.status, "awaiting_review")))
+    .returning();
+  return claimed ?? null;
 }
 
 /** Ends a run that died with its server: `interrupted` keeps it continuable, `failed` does not. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, or } from "drizzle-orm";
 import { getDb } from "../client";
 import {
   type ChatSession,
@@ -18,14 +18,20 @@ export interface ThreadCursor {
   id: string;
 }
 
+/** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export async function listThreads({
   userId,
   cursor,
   limit,
+  titleContains,
 }: {
   userId: string;
   cursor?: ThreadCursor;
   limit: number;
+  /** Only threads whose title contains this text (case-insensitive). */
+  titleContains?: string;
 }): Promise<{ threads: Thread[]; nextCursor: ThreadCursor | null }> {
   const db = getDb();
   const after = cursor
@@ -37,7 +43,13 @@ export async function listThreads({
   const rows = await db
     .select()
     .from(threads)
-    .where(and(eq(threads.userId, userId), after))
+    .where(
+      and(
+        eq(threads.userId, userId),
+        after,
+        titleContains ? ilike(threads.title, `%${likeLiteral(titleContains)}%`) : undefined,
+      ),
+    )
     .orderBy(desc(threads.updatedAt), desc(threads.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
@@ -176,6 +188,29 @@ export async function createThreadWithMessage({
   });
 }
 
+/**
+ * Replaces the thread's title only while it is still `expected`: a generated title never
+ * overwrites one the user gave meanwhile. False when the title had changed (or no such thread).
+ */
+export async function replaceTitleIfUnchanged({
+  userId,
+  threadId,
+  expected,
+  title,
+}: {
+  userId: string;
+  threadId: string;
+  expected: string;
+  title: string;
+}): Promise<boolean> {
+  const rows = await getDb()
+    .update(threads)
+    .set({ title })
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId), eq(threads.title, expected)))
+    .returning({ id: threads.id });
+  return rows.length > 0;
+}
+
 export async function updateThread({
   userId,
   threadId,
@@ -195,7 +230,8 @@ export async function updateThread({
       ...(title !== undefined ? { title } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(profile !== undefined ? { profile } : {}),
-      updatedAt: new Date(),
+      // The list is ordered by activity: a rename alone keeps the thread where it was.
+      ...(model !== undefined || profile !== undefined ? { updatedAt: new Date() } : {}),
     })
     .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
     .returning();

@@ -38,6 +38,12 @@ export class SessionPage extends ChatPage {
     );
   }
 
+  /** Opens Share and creates the thread's link (opening the panel alone creates none). */
+  async createShareLink(): Promise<void> {
+    await this.shareButton.click();
+    await this.page.getByRole("button", { name: "Create link" }).click();
+  }
+
   toast(text: string | RegExp): Locator {
     return this.page.locator("[data-sonner-toast]").filter({ hasText: text });
   }

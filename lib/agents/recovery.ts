@@ -10,12 +10,15 @@ import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
+import { type DraftEnd, newestDraftEnd } from "@/db/queries/reset-drafts";
 import { releaseDeadResets } from "@/db/queries/resets";
 import {
   claimDeadRuns,
   claimOrphans,
+  claimRunAfterReview,
   endDeadRun,
   listRecoveryCandidates,
+  listRunsAwaitingReview,
 } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
@@ -37,6 +40,12 @@ export interface RecoveryOptions {
   languageModel?: (modelId: string) => LanguageModelV3;
   /** Messages accepted before this may be orphans (default: before start-up, or the grace). */
   acceptedBefore?: Date;
+  /**
+   * A draft under review just ended so: the runs it parked resume, and the messages queued behind
+   * it are answered like queued ones, without a reset before their first call (the user has just
+   * decided on that one).
+   */
+  afterDraft?: DraftEnd;
 }
 
 const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
@@ -50,6 +59,9 @@ export async function startRecovery(kind: DatabaseKind): Promise<void> {
   await currentInstance();
   const retired = await retireDeadInstances(kind);
   const released = await releaseDeadResets();
+  // Loaded here: the review flow answers through this module.
+  const { expireAllDueDrafts } = await import("@/lib/context/review-reset");
+  await expireAllDueDrafts();
   const candidates = await listRecoveryCandidates();
   if (retired.length || released.length || candidates.length) {
     log.info("recovery", undefined, {
@@ -118,16 +130,23 @@ async function recover(
     const outcome = await settleDeadRun(userId, threadId, run, thread.model);
     if (outcome) resumable.push(outcome);
   }
+  // Also when the server that ended the draft died before it resumed them.
+  const parked = await claimParkedRuns(userId, threadId, instanceId);
+  resumable.push(...parked.resumable);
+  const reviewEnded = options.afterDraft ?? parked.end;
   const acceptedBefore =
     options.acceptedBefore ??
     new Date(Math.max(instanceStartedAt().getTime(), Date.now() - ORPHAN_GRACE_MS));
-  const orphans = await claimOrphans({
-    userId,
-    threadId,
-    instanceId,
-    maxSteps: profile.maxSteps,
-    acceptedBefore,
-  });
+  const orphans = [
+    ...parked.unstarted,
+    ...(await claimOrphans({
+      userId,
+      threadId,
+      instanceId,
+      maxSteps: profile.maxSteps,
+      acceptedBefore,
+    })),
+  ].sort((a, b) => a.request.seq - b.request.seq);
   markClaimed();
   if (resumable.length || orphans.length) {
     log.info("recovering thread", undefined, {
@@ -150,7 +169,8 @@ async function recover(
     languageModel,
     threadModelId,
     signal: new AbortController().signal,
-    queued: false,
+    queued: reviewEnded !== undefined,
+    reviewEnded,
     recovering: true,
   };
   for (const item of resumable) {
@@ -185,6 +205,37 @@ async function recover(
         : request;
     await drain(streamRun({ ...base, session, request: placed, claimed: run }));
   }
+}
+
+/**
+ * The runs a draft under review parked, claimed to go on: one with steps resumes in its message
+ * (in the session the draft's end left), one parked before its first call starts it.
+ */
+async function claimParkedRuns(userId: string, threadId: string, instanceId: string) {
+  const resumable: { run: Run; message: Message; request: Message }[] = [];
+  const unstarted: { run: Run; request: Message }[] = [];
+  const parked = await listRunsAwaitingReview(threadId);
+  const end = parked.length > 0 ? await newestDraftEnd(threadId) : null;
+  if (!end) return { resumable, unstarted, end: undefined };
+  for (const run of parked) {
+    const request = run.requestMessageId
+      ? await getMessage({ userId, threadId, id: run.requestMessageId })
+      : null;
+    const message = run.messageId
+      ? await getMessage({ userId, threadId, id: run.messageId })
+      : null;
+    const claimed = request
+      ? await claimRunAfterReview({
+          runId: run.id,
+          instanceId,
+          streamBaseParts: message?.parts.length ?? 0,
+        })
+      : null;
+    if (!claimed || !request) continue;
+    if (message && message.parts.length > 0) resumable.push({ run: claimed, message, request });
+    else unstarted.push({ run: claimed, request });
+  }
+  return { resumable, unstarted, end };
 }
 
 /**

@@ -4,6 +4,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { getMessage, updateMessage } from "@/db/queries/messages";
+import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
 import { earlierQuestionInFlight } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
@@ -108,12 +109,17 @@ export async function enterSession(
     queued,
     runId,
   }: { request: Message; session: ChatSession; queued: boolean; runId: string },
-): Promise<{ session: ChatSession; answering: string[] }> {
+): Promise<{ session: ChatSession; answering: string[]; parked?: boolean }> {
   const { userId, threadId } = scope;
   let current = session;
   if (queued) {
     out.write({ type: "data-queued", id: `queued-${request.id}`, data: { messageId: request.id } });
     current = await sessionAfterWaiting(scope, current, [request.id]);
+    // The reset it waited for stopped at a draft for review: it waits for that draft's end,
+    // parked, rather than holding its request open.
+    const draft = await getAwaitingDraft({ userId, threadId });
+    if (draft?.fromSession === current.number)
+      return { session: current, answering: [], parked: true };
   }
   await waitForTurn(scope, request, runId);
   if (queued) {
@@ -141,6 +147,8 @@ export interface BeforeFirstCall {
   queued: boolean;
   /** Loads and measures a session (writing the reading to the meter). */
   view: (session: ChatSession) => Promise<SessionView>;
+  /** The run's row: a reset under review `always` suspends it at the draft. */
+  runId: string;
 }
 
 /**
@@ -150,7 +158,7 @@ export interface BeforeFirstCall {
 export async function prepareFirstCall(
   input: BeforeFirstCall,
   start: { session: ChatSession; view: SessionView },
-): Promise<{ session: ChatSession; view: SessionView; reset: boolean }> {
+): Promise<{ session: ChatSession; view: SessionView; reset: boolean; suspended?: boolean }> {
   const { scope, out, request } = input;
   const { profile } = scope;
   let { session, view } = start;
@@ -201,9 +209,13 @@ export async function prepareFirstCall(
     contextTokens: view.context.inputTokens,
     contextWindow: view.context.contextWindow,
     utilization: view.context.utilization,
+    review: profile.reviewResets === "always",
+    runId: input.runId,
     emit: (part) =>
       out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
   });
+  // Stopped at the draft: the run waits for the user's review (its stream ends here).
+  if (outcome.kind === "draft") return { session, view, reset: false, suspended: true };
   let next: ChatSession | null = null;
   if (outcome.kind === "committed") next = outcome.session;
   // Another request is resetting this session: this message waits for it like a queued one.

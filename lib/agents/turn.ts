@@ -14,12 +14,14 @@ import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
 import { type ChatRequest, messageText, titleFromMessage } from "@/lib/chat/request";
+import { writeTitleSoon } from "@/lib/chat/thread-title";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
 import { agentModelId, resolveProfile } from "./profiles";
+import { draftHoldsSession, queuedReply } from "./queued-reply";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
@@ -101,6 +103,18 @@ export async function runChatTurn({
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
   const profile = await resolveProfile({ userId: actor.id, profileId });
+  if (created && userMessage) {
+    // Written while the first reply streams, by the thread's model; the placeholder until then.
+    writeTitleSoon({
+      userId: actor.id,
+      threadId,
+      firstMessage: messageText(userMessage.parts),
+      placeholder: titleFromMessage(messageText(userMessage.parts)),
+      // The configured model itself, never a test's injected one: a title is bookkeeping, and
+      // a scripted model's script is the conversation's.
+      model: () => getLanguageModel(modelId),
+    });
+  }
   const session = await getCurrentSession({ userId: actor.id, threadId });
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   // The thread's agent may run on a model of its own.
@@ -147,19 +161,20 @@ export async function runChatTurn({
     return streamRun({ ...base, request, queued: false, resume: claimed });
   }
 
+  const input = userMessage
+    ? ({ kind: "message", message: userMessage } as const)
+    : ({ kind: "regenerate" } as const);
+  // A message sent while a draft awaits review waits for the user's decision, not this request.
+  if (!created && (await draftHoldsSession(actor.id, threadId, session.number))) {
+    const stored = await applyUserInput(actor, threadId, input, session, modelId, true);
+    return queuedReply(stored.id);
+  }
+
   // A message sent while a reset runs is stored at once as queued, and answered after it.
   const activeReset = await getActiveReset({ userId: actor.id, threadId });
   const queued = activeReset?.fromSession === session.number;
   const request_ =
-    created ??
-    (await applyUserInput(
-      actor,
-      threadId,
-      userMessage ? { kind: "message", message: userMessage } : { kind: "regenerate" },
-      session,
-      modelId,
-      queued,
-    ));
+    created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued));
   // The run claims its request, so a recovering server never answers it a second time.
   const claimed = await claimRequest({
     userId: actor.id,

@@ -13,6 +13,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { salientTitle } from "@/lib/chat/salient-title";
 import { serverEnv } from "@/lib/env";
 import { decideToolStep } from "./offline-agent";
 import { continuationOf, remainderAfter } from "./offline-continue";
@@ -28,6 +29,25 @@ import { OFFLINE_MODEL_ID } from "./registry";
 import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "./tokens";
 
 export { OFFLINE_COMPACT_MARKER, splitWords };
+
+/** In a system message, asks for a thread title: the first user message's salient words. */
+export const OFFLINE_TITLE_MARKER = "[[baton:title]]";
+
+function titleAnswer(prompt: LanguageModelV3Prompt): string | null {
+  const asks = prompt.some(
+    (m) =>
+      m.role === "system" &&
+      typeof m.content === "string" &&
+      m.content.includes(OFFLINE_TITLE_MARKER),
+  );
+  if (!asks) return null;
+  const first = prompt.find((m) => m.role === "user");
+  const text =
+    first?.role === "user"
+      ? first.content.map((p) => (p.type === "text" ? p.text : "")).join(" ")
+      : "";
+  return salientTitle(text);
+}
 
 export const OFFLINE_MODEL_NOTICE =
   "You are chatting with Baton's offline demo model: it runs without weights or network and " +
@@ -79,6 +99,8 @@ function composeAnswer(options: LanguageModelV3CallOptions): Answer {
     const work = readWorkFacts(prompt, requestEnd, knowledge.carried);
     return { kind: "json", text: JSON.stringify(buildArtifact(knowledge, work)) };
   }
+  const title = titleAnswer(prompt);
+  if (title !== null) return { kind: "reply", text: title };
   const cut = continuationOf(prompt);
   if (cut) {
     const full = composeAnswer({ ...options, prompt: cut.prompt });

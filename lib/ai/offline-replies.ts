@@ -285,10 +285,18 @@ export function renderReply(reading: PromptReading): string {
     case "note": {
       const words = countWords(event.text);
       return (
-        `You said: “${excerpt(event.text, 12)}” (${plural(words, "word")}). I'm the offline ` +
+        `You said: “${quoted(excerpt(event.text, 12))}” (${plural(words, "word")}). I'm the offline ` +
         "demo model: I understand remember, note, decide, todo, done and “what do you know?”."
       );
     }
   }
   return "";
+}
+
+/**
+ * Text quoted inside a reply, its markdown made literal: a quote cut inside a code fence or an
+ * emphasis would otherwise open a block the rest of the reply renders in.
+ */
+function quoted(text: string): string {
+  return text.replace(/[\\`*_~[\]<>#|]/g, (c) => `\\${c}`);
 }

@@ -6,6 +6,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   HandoffView,
   LiveStream,
   MessageMetadata,
@@ -96,6 +97,23 @@ export const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
   text: z.string(),
 });
 
+const artifactSchema = z.custom<DraftView["artifact"]>(
+  (value) => isRecord(value) && typeof value.goal === "string",
+  "a handoff artifact",
+);
+
+export const draftViewSchema: z.ZodType<DraftView> = z.object({
+  threadId: z.string(),
+  fromSession: z.number(),
+  trigger: triggerSchema,
+  state: z.enum(["awaiting_review", "committed", "cancelled", "expired"]),
+  artifact: artifactSchema,
+  dropped: z.array(z.object({ field: z.string(), item: z.string() })),
+  source: z.enum(["model", "repaired", "mechanical"]),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
 /** One page of `GET /api/threads/{id}` (ThreadView). */
 export const threadViewPageSchema = z.object({
   thread: z.object({ id: z.string(), title: z.string(), profile: z.string() }),
@@ -109,6 +127,8 @@ export const threadViewPageSchema = z.object({
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
   pins: z.array(threadPinSchema).default([]),
+  draft: draftViewSchema.nullable().default(null),
+  review: z.enum(["never", "manual", "always"]).default("manual"),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;

@@ -7,6 +7,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
+import { getThread } from "@/db/queries/threads";
 import { BatonError } from "@/lib/errors";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { isDefaultAgent } from "./agent-refs";
@@ -42,6 +43,19 @@ export async function createShareLink({
   const shared = await shareThread({ userId, threadId, token: newShareToken() });
   if (!shared) throw new BatonError("not_found:thread", "Thread not found.");
   return shared;
+}
+
+/** The thread's current share token, or null when it is private. */
+export async function currentShareToken({
+  userId,
+  threadId,
+}: {
+  userId: string;
+  threadId: string;
+}): Promise<string | null> {
+  const thread = await getThread({ userId, threadId });
+  if (!thread) throw new BatonError("not_found:thread", "Thread not found.");
+  return thread.shareToken;
 }
 
 export async function revokeShareLink({

@@ -5,15 +5,18 @@ import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
 import { listThreadPins } from "@/db/queries/pins";
+import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import type { Thread } from "@/db/schema";
+import type { ReviewResets, Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
 import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
+import { expireThreadDrafts } from "@/lib/context/review-reset";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
+import { draftViewOf } from "./draft-view";
 import { activeResetOf, liveStreamOf, withoutLiveRows } from "./live-rows";
 import { resetDetailsOf } from "./reset-details";
 import { toAttributedMessage } from "./stored-message";
@@ -21,6 +24,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
   ThreadPinView,
@@ -59,6 +63,10 @@ export interface ThreadView {
   reset: ActiveResetView | null;
   /** The thread's current pins, oldest first: what the next handoff carries in must_preserve. */
   pins: ThreadPinView[];
+  /** The handoff drafted for review that holds the current session, if any. */
+  draft: DraftView | null;
+  /** Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`. */
+  review: ReviewResets;
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -95,14 +103,15 @@ export async function loadThreadView({
   if (withContext && beforeSeq === undefined && fromSeq === undefined) {
     recoverThreadSoon(userId, threadId);
   }
-  const [sessions, stored, profile, liveStreams, activeReset, pinRows] = await Promise.all([
+  await expireThreadDrafts(userId, threadId);
+  const [sessions, stored, profile, liveStreams, activeReset, pinRows, draft] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
-    // Only the context reading needs the thread's profile.
-    withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
+    resolveProfile({ userId, profileId: thread.profile }),
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
     listThreadPins({ userId, threadId }),
+    getAwaitingDraft({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).
   const page = { ...stored, messages: withoutLiveRows(stored.messages, liveStreams) };
@@ -139,7 +148,7 @@ export async function loadThreadView({
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
   const context =
-    current && profile
+    current && withContext
       ? await measureContext({
           session: current,
           system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
@@ -165,6 +174,8 @@ export async function loadThreadView({
     pins: (pinRows ?? []).flatMap((p) =>
       p.state === "pinned" ? [{ id: p.id, text: p.text }] : [],
     ),
+    draft: draft && draft.fromSession === current?.number ? draftViewOf(draft) : null,
+    review: profile.reviewResets,
   };
 }
 

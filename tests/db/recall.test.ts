@@ -5,11 +5,13 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { listThreadMessages } from "@/db/queries/messages";
 import { searchThreadHistory } from "@/db/queries/recall";
 import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";
 import type { ContextResetPart } from "@/lib/chat/types";
+import { createAgents, setThreadAgent, type TestAgent } from "../support/agents";
 import { createActor, replyText, type SsePart, sendTurn } from "../support/chat";
 
 const saved = { ...process.env };
@@ -71,7 +73,48 @@ async function resetTimes(actor: Actor, threadId: string, count: number) {
   expect(done).toBe(count);
 }
 
+/*
+ * Only search_history among its tools and a brief of at most 6% of the window: the first reset
+ * cannot carry a dozen noted facts and drops the oldest unpinned ones, which recall still finds.
+ */
+const TERSE_AGENT: TestAgent = {
+  id: "terse",
+  toolsAllow: ["search_history"],
+  briefShare: 0.06,
+};
+
 describe("search_history", () => {
+  it("recalls a note the brief did not carry, with the part it was said in", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    await createAgents(actor, [TERSE_AGENT]);
+    await sendTurn(actor, threadId, "Let's catalogue the harbour archive together.");
+    await setThreadAgent(actor, threadId, TERSE_AGENT.id);
+    await sendTurn(actor, threadId, "note the harbour gate code is teal4471");
+    for (let i = 1; i <= 12; i++) {
+      await sendTurn(
+        actor,
+        threadId,
+        `note shelf ${i} of the archive holds the ledgers of ${1900 + i}`,
+      );
+    }
+    await resetTimes(actor, threadId, 1);
+
+    // The first reset left the note out of the brief, and said so on its revision.
+    const [, second] = await listSessions({ userId: actor.id, threadId });
+    const revisionId = second?.handoffRevisionId ?? "";
+    const first = await getHandoffRevisionById({ ownerId: actor.id, revisionId });
+    expect(first?.dropped.map((d) => d.item).join("\n")).toContain("teal4471");
+    expect(JSON.stringify(first?.artifact)).not.toContain("teal4471");
+
+    const sent = await sendTurn(actor, threadId, "recall harbour gate code");
+    const [output] = searchOutputs(sent.parts);
+    const fromNote = output?.results?.find((r) => r.source === "message" && r.role === "user");
+    expect(fromNote).toMatchObject({ part: 1 });
+    expect(fromNote?.snippet).toContain("teal4471");
+    expect(replyText(sent.parts)).toContain("part 1, user message");
+  });
+
   it("recalls a note from an earlier part of the conversation with its part number", async () => {
     const actor = await createActor();
     const threadId = randomUUID();

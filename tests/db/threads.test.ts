@@ -118,6 +118,31 @@ describe("threads and messages", () => {
     expect(third.nextCursor).toBeNull();
   });
 
+  it("finds threads by a word of their title, taking LIKE wildcards literally", async () => {
+    const userId = await createTestUser();
+    const other = await createTestUser();
+    await newThread(userId, "Harbour ferry timetable");
+    await newThread(userId, "Quarterly budget");
+    await newThread(userId, "100% done_list");
+    await newThread(other, "Ferry for someone else");
+    const titles = async (titleContains: string) =>
+      (await listThreads({ userId, limit: 10, titleContains })).threads.map((t) => t.title);
+    expect(await titles("ferry")).toEqual(["Harbour ferry timetable"]);
+    expect(await titles("BUDGET")).toEqual(["Quarterly budget"]);
+    expect(await titles("%")).toEqual(["100% done_list"]);
+    expect(await titles("e_l")).toEqual(["100% done_list"]);
+    expect(await titles("nothing like it")).toEqual([]);
+  });
+
+  it("keeps a renamed thread where it was in the list (ordered by activity)", async () => {
+    const userId = await createTestUser();
+    const older = await newThread(userId, "older");
+    await newThread(userId, "newer");
+    await updateThread({ userId, threadId: older, title: "older, renamed" });
+    const page = await listThreads({ userId, limit: 10 });
+    expect(page.threads.map((t) => t.title)).toEqual(["newer", "older, renamed"]);
+  });
+
   it("pages messages newest first and returns each page oldest first", async () => {
     const userId = await createTestUser();
     const threadId = await newThread(userId);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { settleRecoveries } from "@/lib/agents/recovery-registry";
+import { settleTitles } from "@/lib/chat/thread-title";
 
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
 process.env.BETTER_AUTH_SECRET ??= "baton-test-secret-0123456789abcdef0123456789";
@@ -40,7 +41,10 @@ beforeAll(async () => {
 afterAll(async () => {
   // Reading a thread starts its recovery in the background: let it end before the database goes,
   // or its queries fail (and a retry reconnects) against a closed or dropped database.
-  await Promise.race([settleRecoveries(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await Promise.race([
+    Promise.all([settleRecoveries(), settleTitles()]),
+    new Promise((resolve) => setTimeout(resolve, 10_000)),
+  ]);
   await holder.batonDb?.close();
   holder.batonDb = undefined;
   holder.batonAuth = undefined; // it captured the closed database

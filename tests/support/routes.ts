@@ -205,6 +205,8 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
       return [{ fromSession: 1 }];
     case "POST /api/threads/[id]/pins":
       return [{ text: "forged pin" }];
+    case "POST /api/threads/[id]/reset/commit":
+      return [{ fromSession: 1, draft: artifact }];
     case "POST /api/handoffs":
       return [{ key: "forged-key", artifact }];
     case "POST /api/handoffs/import":

@@ -21,10 +21,17 @@ const cursorSchema = z
 const querySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
   cursor: cursorSchema.optional(),
+  /** Search: threads whose title contains these words as typed (case-insensitive). */
+  q: z.string().trim().max(100, "Search for at most 100 characters.").optional(),
 });
 
 export const GET = route({ auth: "session", query: querySchema }, async ({ actor, query }) => {
-  const page = await listThreads({ userId: actor.id, limit: query.limit, cursor: query.cursor });
+  const page = await listThreads({
+    userId: actor.id,
+    limit: query.limit,
+    cursor: query.cursor,
+    titleContains: query.q || undefined,
+  });
   return Response.json({
     threads: page.threads.map(publicThread),
     nextCursor: page.nextCursor ? `${page.nextCursor.updatedAt}|${page.nextCursor.id}` : null,

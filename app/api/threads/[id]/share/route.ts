@@ -1,4 +1,4 @@
-import { createShareLink, revokeShareLink, sharePath } from "@/lib/chat/share";
+import { createShareLink, currentShareToken, revokeShareLink, sharePath } from "@/lib/chat/share";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { route } from "@/lib/http/route";
 
@@ -9,6 +9,13 @@ const thread = {
   params: threadParamsSchema,
   paramsError: threadNotFound,
 } as const;
+
+/** The thread's link if it has one: `{url: null}` while it is private (nothing is created). */
+export const GET = route(thread, async ({ actor, params, request }) => {
+  const token = await currentShareToken({ userId: actor.id, threadId: params.id });
+  const url = token ? new URL(sharePath(token), request.url).toString() : null;
+  return Response.json({ token, url });
+});
 
 /** Shares the thread read-only: 201 with a new link, 200 with the link it already had. */
 export const POST = route(thread, async ({ actor, params, request }) => {
