@@ -104,7 +104,7 @@ test.describe("@own-server live streams", () => {
   }) => {
     test.setTimeout(120_000);
     const chat = await open(page);
-    await chat.sendMessage(`remember ${WORDS}`);
+    await chat.sendMessage(`note ${WORDS}`);
     await expect(chat.lastAssistantText()).toContainText("word3");
     const threadId = chat.threadId();
 
@@ -131,7 +131,7 @@ test.describe("@own-server live streams", () => {
     expect(view.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 
     // A second tab opened mid-reply follows the same stream.
-    await chat.sendMessage(`remember again ${WORDS}`);
+    await chat.sendMessage(`note again ${WORDS}`);
     await expect(chat.lastAssistantText()).toContainText("word3");
     const second = await context.newPage();
     const other = new SessionPage(second);

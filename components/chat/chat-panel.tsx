@@ -7,6 +7,7 @@
 // context meter, long-thread paging and sharing; tool calls with their approvals, the plan
 // checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { ThreadPinsProvider } from "@/components/session/pin-context";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
@@ -34,6 +35,7 @@ import type {
   ContextPart,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 import { notifyThreadStarted, notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
@@ -79,6 +81,8 @@ export interface ChatPanelProps {
   initialLive?: LiveStream[];
   /** The reset running now (`ThreadView.reset`). */
   initialReset?: ActiveResetView | null;
+  /** The thread's current pins (`ThreadView.pins`), which the handoff cards mark and change. */
+  initialPins?: ThreadPinView[];
   models: ModelOption[];
   initialModel: string;
   /** The agents the thread may run with, and the slug of the one it runs with. */
@@ -97,6 +101,7 @@ export function ChatPanel({
   initialAnswering,
   initialLive,
   initialReset,
+  initialPins,
   models,
   initialModel,
   agents,
@@ -110,6 +115,7 @@ export function ChatPanel({
   const [editingId, setEditingId] = useState<string | null>(null);
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
+  const [pins, setPins] = useState<ThreadPinView[]>(initialPins ?? []);
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
   // The reset the server reports running (a reloaded page, another tab's manual reset).
   const [serverReset, setServerReset] = useState<ActiveResetView | null>(initialReset ?? null);
@@ -201,6 +207,8 @@ export function ChatPanel({
       // A run may have handed the thread to another agent.
       if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
+      // A reset may have pinned what its handoff added; the agent may have pinned something.
+      if (page.pins) setPins(page.pins);
       setServerReset(page.reset ?? null);
       addCoverage(coverageOf({}, page));
     },
@@ -356,21 +364,23 @@ export function ChatPanel({
       />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          <MessageList
-            items={formatted.items}
-            sessionStartIndex={formatted.sessionStartIndex}
-            sessionAgents={formatted.sessionAgents}
-            streamingIds={streamingIds}
-            busy={busy}
-            stoppedIds={stoppedIds}
-            failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-            answeringIds={answeringRows}
-            onCancelReset={(from) => void cancelReset(from)}
-            cancellingReset={cancelling}
-            onPlaceholdersNear={pages.loadNear}
-            actionsFor={(message) => actionsFor(message, actionContext)}
-            emptyState={<EmptyChat />}
-          />
+          <ThreadPinsProvider threadId={threadId} pins={pins} onPinsChange={setPins}>
+            <MessageList
+              items={formatted.items}
+              sessionStartIndex={formatted.sessionStartIndex}
+              sessionAgents={formatted.sessionAgents}
+              streamingIds={streamingIds}
+              busy={busy}
+              stoppedIds={stoppedIds}
+              failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+              answeringIds={answeringRows}
+              onCancelReset={(from) => void cancelReset(from)}
+              cancellingReset={cancelling}
+              onPlaceholdersNear={pages.loadNear}
+              actionsFor={(message) => actionsFor(message, actionContext)}
+              emptyState={<EmptyChat />}
+            />
+          </ThreadPinsProvider>
           {error && lastMessage?.role === "user" ? (
             <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />
           ) : null}

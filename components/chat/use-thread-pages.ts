@@ -13,6 +13,7 @@ import type {
   ContextPart,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 
 /** Messages per page fetched while scrolling (the thread API allows up to 500). */
@@ -34,6 +35,8 @@ export interface ThreadPage {
   /** The thread API only: replies streaming now, and the reset running now. */
   live?: LiveStream[];
   reset?: ActiveResetView | null;
+  /** The thread API only: the thread's current pins. */
+  pins?: ThreadPinView[];
 }
 
 export interface PageQuery {

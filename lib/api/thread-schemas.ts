@@ -11,6 +11,7 @@ import type {
   LiveStream,
   MessageMetadata,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,6 +92,11 @@ export const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
   startedAt: z.string(),
 });
 
+export const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
+  id: z.string(),
+  text: z.string(),
+});
+
 const artifactSchema = z.custom<DraftView["artifact"]>(
   (value) => isRecord(value) && typeof value.goal === "string",
   "a handoff artifact",
@@ -120,6 +126,7 @@ export const threadViewPageSchema = z.object({
   // Older servers answer without them: nothing is live then.
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
+  pins: z.array(threadPinSchema).default([]),
   draft: draftViewSchema.nullable().default(null),
   review: z.enum(["never", "manual", "always"]).default("manual"),
 });

@@ -4,6 +4,7 @@ import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
+import { listThreadPins } from "@/db/queries/pins";
 import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
@@ -26,6 +27,7 @@ import type {
   DraftView,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "./types";
 
 export interface ThreadView {
@@ -59,6 +61,8 @@ export interface ThreadView {
   live: LiveStream[];
   /** The reset running now, if any. */
   reset: ActiveResetView | null;
+  /** The thread's current pins, oldest first: what the next handoff carries in must_preserve. */
+  pins: ThreadPinView[];
   /** The handoff drafted for review that holds the current session, if any. */
   draft: DraftView | null;
   /** Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`. */
@@ -100,12 +104,13 @@ export async function loadThreadView({
     recoverThreadSoon(userId, threadId);
   }
   await expireThreadDrafts(userId, threadId);
-  const [sessions, stored, profile, liveStreams, activeReset, draft] = await Promise.all([
+  const [sessions, stored, profile, liveStreams, activeReset, pinRows, draft] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
     resolveProfile({ userId, profileId: thread.profile }),
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
+    listThreadPins({ userId, threadId }),
     getAwaitingDraft({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).
@@ -166,6 +171,9 @@ export async function loadThreadView({
     answering: fromSeq === undefined ? unansweredAtEnd(stored.messages) : [],
     live: liveStreams.map(liveStreamOf),
     reset: activeReset ? activeResetOf(activeReset) : null,
+    pins: (pinRows ?? []).flatMap((p) =>
+      p.state === "pinned" ? [{ id: p.id, text: p.text }] : [],
+    ),
     draft: draft && draft.fromSession === current?.number ? draftViewOf(draft) : null,
     review: profile.reviewResets,
   };

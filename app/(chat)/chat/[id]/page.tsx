@@ -30,6 +30,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialAnswering={view.answering}
       initialLive={view.live}
       initialReset={view.reset}
+      initialPins={view.pins}
       models={models}
       initialModel={model}
       agents={agents}
