@@ -40,7 +40,7 @@ describe("mergeIntoDraft", () => {
     expect(merged.in_progress).toEqual([`${LAST_USER_REQUEST_PREFIX}and the tax rules?`]);
   });
 
-  it("keeps what the previous handoff pinned and its tasks the draft did not settle", () => {
+  it("keeps the previous handoff's tasks the draft did not settle (pins come from the thread)", () => {
     const previous = artifact({
       must_preserve: ["the vault is in Lisbon"],
       remaining_tasks: [
@@ -54,7 +54,9 @@ describe("mergeIntoDraft", () => {
       laterUserTexts: ["done t1"],
       filesTouched: [],
     });
-    expect(merged.must_preserve).toEqual(["the vault is in Lisbon"]);
+    // Pins are the thread's (lib/context/thread-pins.ts applies them after this merge), never a
+    // union with the previous brief's: a pin the user removed must stay removed.
+    expect(merged.must_preserve).toEqual([]);
     expect(merged.remaining_tasks).toEqual([{ id: "t5", task: "email the auditor" }]);
     // No newer request: the draft's stays.
     expect(merged.in_progress).toEqual([`${LAST_USER_REQUEST_PREFIX}what about refunds?`]);
