@@ -65,8 +65,11 @@ export interface ThreadView {
   pins: ThreadPinView[];
   /** The handoff drafted for review that holds the current session, if any. */
   draft: DraftView | null;
-  /** Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`. */
-  review: ReviewResets;
+  /**
+   * Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`.
+   * Read with the context, so absent from pages read without it (older pages).
+   */
+  review?: ReviewResets;
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -107,7 +110,8 @@ export async function loadThreadView({
   const [sessions, stored, profile, liveStreams, activeReset, pinRows, draft] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
-    resolveProfile({ userId, profileId: thread.profile }),
+    // Only the context reading (and `review`, read with it) needs the thread's profile.
+    withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
     listThreadPins({ userId, threadId }),
@@ -148,7 +152,7 @@ export async function loadThreadView({
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
   const context =
-    current && withContext
+    current && profile
       ? await measureContext({
           session: current,
           system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
@@ -175,7 +179,7 @@ export async function loadThreadView({
       p.state === "pinned" ? [{ id: p.id, text: p.text }] : [],
     ),
     draft: draft && draft.fromSession === current?.number ? draftViewOf(draft) : null,
-    review: profile.reviewResets,
+    ...(profile ? { review: profile.reviewResets } : {}),
   };
 }
 
