@@ -3,13 +3,15 @@
 // retry, regenerate, continue and edit-last-message; replies the server streams that this tab
 // did not start, followed live (use-live-streams.ts) and placed under their questions
 // (lib/chat/live-messages.ts); sessions with live context resets (queueing what is sent
-// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), the
-// context meter, long-thread paging and sharing; tool calls with their approvals, the plan
+// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), a drafted
+// handoff waiting for the user's review (use-draft-review.ts), the context meter, long-thread paging and sharing; tool calls with their approvals, the plan
 // checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { DraftReviewProvider } from "@/components/session/draft-editor";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
+import type { ReviewDraft, ReviewSetting } from "@/lib/api/draft-schema";
 import {
   answeringFrom,
   answeringIds,
@@ -46,6 +48,7 @@ import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useDraftReview } from "./use-draft-review";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -77,6 +80,10 @@ export interface ChatPanelProps {
   initialLive?: LiveStream[];
   /** The reset running now (`ThreadView.reset`). */
   initialReset?: ActiveResetView | null;
+  /** The drafted handoff waiting for review (`ThreadView.draft`). */
+  initialDraft?: ReviewDraft | null;
+  /** When the thread's resets stop at a draft (`ThreadView.review`). */
+  initialReview?: ReviewSetting;
   models: ModelOption[];
   initialModel: string;
   /** The agents the thread may run with, and the slug of the one it runs with. */
@@ -95,6 +102,8 @@ export function ChatPanel({
   initialAnswering,
   initialLive,
   initialReset,
+  initialDraft,
+  initialReview,
   models,
   initialModel,
   agents,
@@ -111,6 +120,7 @@ export function ChatPanel({
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
   // The reset the server reports running (a reloaded page, another tab's manual reset).
   const [serverReset, setServerReset] = useState<ActiveResetView | null>(initialReset ?? null);
+  const [review, setReview] = useState<ReviewSetting>(initialReview ?? "manual");
   // Set when a turn, a queued answer or a reset ended: the stored thread is then re-read once
   // things are quiet, so the list matches a reload (seqs, sessions, counts).
   const [stale, setStale] = useState(false);
@@ -197,6 +207,8 @@ export function ChatPanel({
       if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
       setServerReset(page.reset ?? null);
+      if (page.review) setReview(page.review);
+      draftReview.showDraft(page.draft ?? null);
       addCoverage(coverageOf({}, page));
     },
     onQuiet: (page, merged) => {
@@ -232,15 +244,28 @@ export function ChatPanel({
       ? serverReset
       : null;
 
+  const draftReview = useDraftReview({
+    threadId,
+    initialDraft: initialDraft ?? null,
+    refresh,
+    onSettled: markStale,
+  });
+  const awaitingDraft = draftReview.draft;
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
     currentSession,
     resetRunning: liveReset !== null || pendingServerReset !== null,
+    review,
     refresh,
+    onDraft: draftReview.showDraft,
     onSettled: markStale,
   });
+  // A reset running, or one whose draft waits for review: what is sent now is queued.
   const queueing =
-    liveReset?.event === "input_blocked" || manualReset !== null || pendingServerReset !== null;
+    liveReset?.event === "input_blocked" ||
+    manualReset !== null ||
+    pendingServerReset !== null ||
+    awaitingDraft !== null;
 
   useEffect(() => {
     if (!stale || busy || manualReset || !threadExists) return;
@@ -258,7 +283,7 @@ export function ChatPanel({
   });
   // A reset no stream of this tab carries: re-read the thread until it has ended.
   useAnsweringPoll({
-    active: pendingServerReset !== null && !manualReset,
+    active: pendingServerReset !== null && !manualReset && !awaitingDraft,
     progressKey: pendingServerReset?.startedAt ?? "",
     poll: refresh,
   });
@@ -306,8 +331,23 @@ export function ChatPanel({
       listMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
     );
     for (const entry of queued) queuedIds.add(entry.user.id);
-    return withResetPlaceholder(result, manualReset ?? pendingServerReset, queuedIds);
-  }, [listMessages, sessions, pages.covered, manualReset, pendingServerReset, queued]);
+    const reset = awaitingDraft
+      ? {
+          fromSession: awaitingDraft.fromSession,
+          trigger: awaitingDraft.trigger,
+          awaitingReview: true,
+        }
+      : (manualReset ?? pendingServerReset);
+    return withResetPlaceholder(result, reset, queuedIds);
+  }, [
+    listMessages,
+    sessions,
+    pages.covered,
+    manualReset,
+    pendingServerReset,
+    awaitingDraft,
+    queued,
+  ]);
 
   const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
     threadId,
@@ -342,7 +382,7 @@ export function ChatPanel({
         onAgentChange={(slug) => void changeAgent(slug, threadExists)}
         busy={busy}
         threadExists={threadExists}
-        resetDisabled={!threadExists || busy || manualReset !== null || queueing}
+        resetDisabled={!threadExists || busy || queueing}
         onReset={() => void startManualReset()}
         filesOpen={filesOpen}
         filesPanelId={filesPanelId}
@@ -350,21 +390,24 @@ export function ChatPanel({
       />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          <MessageList
-            items={formatted.items}
-            sessionStartIndex={formatted.sessionStartIndex}
-            sessionAgents={formatted.sessionAgents}
-            streamingIds={streamingIds}
-            busy={busy}
-            stoppedIds={stoppedIds}
-            failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-            answeringIds={answeringRows}
-            onCancelReset={(from) => void cancelReset(from)}
-            cancellingReset={cancelling}
-            onPlaceholdersNear={pages.loadNear}
-            actionsFor={(message) => actionsFor(message, actionContext)}
-            emptyState={<EmptyChat />}
-          />
+          <DraftReviewProvider value={draftReview}>
+            <MessageList
+              items={formatted.items}
+              sessionStartIndex={formatted.sessionStartIndex}
+              sessionAgents={formatted.sessionAgents}
+              streamingIds={streamingIds}
+              busy={busy}
+              stoppedIds={stoppedIds}
+              failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+              answeringIds={answeringRows}
+              onCancelReset={(from) => void cancelReset(from)}
+              cancellingReset={cancelling}
+              onPlaceholdersNear={pages.loadNear}
+              actionsFor={(message) => actionsFor(message, actionContext)}
+              emptyState={<EmptyChat />}
+              queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
+            />
+          </DraftReviewProvider>
           {error && lastMessage?.role === "user" ? (
             <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />
           ) : null}

@@ -53,6 +53,7 @@ export const MessageView = memo(function MessageView({
   stopped,
   failed,
   answering = false,
+  queuedNote,
   agentName,
   actions,
 }: {
@@ -62,6 +63,8 @@ export const MessageView = memo(function MessageView({
   failed: boolean;
   /** The server is answering this question, or writing this reply, on its own. */
   answering?: boolean;
+  /** Why a queued question waits, when it is not simply a reset running (a draft under review). */
+  queuedNote?: string;
   /** The agent that wrote an assistant reply, in a thread that names its agents. */
   agentName?: string;
   actions: MessageActions;
@@ -82,7 +85,7 @@ export const MessageView = memo(function MessageView({
           {answering ? (
             <AnsweringIndicator />
           ) : status === "queued" ? (
-            <span data-testid="queued-badge">Queued</span>
+            <span data-testid="queued-badge">Queued{queuedNote ? ` — ${queuedNote}` : ""}</span>
           ) : null}
           {actions.onEdit ? (
             <button type="button" className="hover:underline" onClick={actions.onEdit}>

@@ -1,12 +1,15 @@
 // A reset the list has no live part for — a manual reset (it runs outside the stream), or one a
 // reloaded page learned of from the thread API — gets a placeholder divider after what was sent
-// before it, above the messages queued behind it, until the stored session replaces it.
+// before it, above the messages queued behind it, until the stored session replaces it. A reset
+// whose handoff waits for review gets its editor there instead.
 import type { ListItem } from "@/lib/chat/format-messages";
 import type { SessionTrigger } from "@/lib/chat/types";
 
 export interface PendingReset {
   fromSession: number;
   trigger?: SessionTrigger;
+  /** The handoff is drafted and waits for the user: the row is the draft editor. */
+  awaitingReview?: boolean;
 }
 
 export function withResetPlaceholder<
@@ -33,7 +36,7 @@ export function withResetPlaceholder<
       messageCount: 0,
       handoff: null,
     },
-    live: { event: "input_blocked" },
+    live: { event: reset.awaitingReview ? "awaiting_review" : "input_blocked" },
   };
   const items = [...result.items];
   items.splice(at < 0 ? items.length : at, 0, placeholder);

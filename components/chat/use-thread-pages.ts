@@ -5,6 +5,7 @@
 import { useCallback, useRef, useState } from "react";
 import { toast } from "sonner";
 import { get } from "@/lib/api/client";
+import type { ReviewDraft, ReviewSetting } from "@/lib/api/draft-schema";
 import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
 import type {
@@ -34,6 +35,9 @@ export interface ThreadPage {
   /** The thread API only: replies streaming now, and the reset running now. */
   live?: LiveStream[];
   reset?: ActiveResetView | null;
+  /** The thread API only: the drafted handoff waiting for review, and when resets stop at one. */
+  draft?: ReviewDraft | null;
+  review?: ReviewSetting;
 }
 
 export interface PageQuery {

@@ -2,6 +2,7 @@
 // view's pages): the envelope is checked field by field; message parts and handoffs, whose
 // shapes the AI SDK and the handoff schema own, are checked to be objects of a known kind.
 import { z } from "zod";
+import { reviewDraftSchema, reviewSettingSchema } from "@/lib/api/draft-schema";
 import type {
   ActiveResetView,
   ChatMessage,
@@ -102,6 +103,8 @@ export const threadViewPageSchema = z.object({
   // Older servers answer without them: nothing is live then.
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
+  draft: reviewDraftSchema.nullable().default(null),
+  review: reviewSettingSchema.default("manual"),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;

@@ -47,7 +47,8 @@ export type ContextResetEvent =
   | "input_blocked"
   | "reset_complete"
   | "reset_cancelled"
-  | "reset_failed";
+  | "reset_failed"
+  | "awaiting_review";
 
 export interface SessionPart {
   id: string;
