@@ -17,7 +17,14 @@ export function withResetPlaceholder<
 >(result: T, reset: PendingReset | null, queuedIds: ReadonlySet<string>): T {
   const upcoming = (reset?.fromSession ?? 0) + 1;
   if (!reset || result.sessionStartIndex[upcoming] !== undefined) return result;
-  const at = result.items.findIndex(
+  // A stream's own placeholder for this reset may still stand (its part said the reset ran):
+  // a draft waiting for review takes its place, anything else leaves it as it is.
+  const streamed = result.items.findIndex(
+    (item) => item.kind === "session_divider" && item.live && item.sessionNumber === upcoming,
+  );
+  if (streamed >= 0 && !reset.awaitingReview) return result;
+  const listed = streamed < 0 ? result.items : result.items.filter((_, i) => i !== streamed);
+  const at = listed.findIndex(
     (item) => item.kind === "message" && queuedIds.has(item.message.id),
   );
   const placeholder: ListItem = {
@@ -38,7 +45,7 @@ export function withResetPlaceholder<
     },
     live: { event: reset.awaitingReview ? "awaiting_review" : "input_blocked" },
   };
-  const items = [...result.items];
+  const items = [...listed];
   items.splice(at < 0 ? items.length : at, 0, placeholder);
   return { ...result, items };
 }
