@@ -24,9 +24,7 @@ export function withResetPlaceholder<
   );
   if (streamed >= 0 && !reset.awaitingReview) return result;
   const listed = streamed < 0 ? result.items : result.items.filter((_, i) => i !== streamed);
-  const at = listed.findIndex(
-    (item) => item.kind === "message" && queuedIds.has(item.message.id),
-  );
+  const at = listed.findIndex((item) => item.kind === "message" && queuedIds.has(item.message.id));
   const placeholder: ListItem = {
     kind: "session_divider",
     key: `session:${upcoming}`,
