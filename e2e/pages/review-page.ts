@@ -4,13 +4,11 @@ import { SessionPage } from "./session-page";
 /** The chat view with a drafted handoff waiting for the user's review. */
 export class ReviewPage extends SessionPage {
   readonly editor: Locator;
-  readonly startNewSession: Locator;
   readonly keepSession: Locator;
 
   constructor(page: Page) {
     super(page);
-    this.editor = page.getByTestId("draft-editor");
-    this.startNewSession = this.editor.getByRole("button", { name: "Start new session" });
+    this.editor = this.draftEditor;
     this.keepSession = this.editor.getByRole("button", { name: "Keep this session" });
   }
 
