@@ -746,6 +746,8 @@ export interface ResetDraftContext {
   runId: string | null;
   /** When the reset took its lease (the divider's duration counts from there). */
   startedAt: string;
+  /** What the next session's tool definitions cost, for bounding the reviewed draft again. */
+  toolTokens?: number;
 }
 
 /**

@@ -11,7 +11,7 @@ import { DraftReviewProvider } from "@/components/session/draft-editor";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
-import type { ReviewDraft, ReviewSetting } from "@/lib/api/draft-schema";
+import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import {
   answeringFrom,
   answeringIds,
@@ -33,6 +33,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
 } from "@/lib/chat/types";
@@ -81,7 +82,7 @@ export interface ChatPanelProps {
   /** The reset running now (`ThreadView.reset`). */
   initialReset?: ActiveResetView | null;
   /** The drafted handoff waiting for review (`ThreadView.draft`). */
-  initialDraft?: ReviewDraft | null;
+  initialDraft?: DraftView | null;
   /** When the thread's resets stop at a draft (`ThreadView.review`). */
   initialReview?: ReviewSetting;
   models: ModelOption[];

@@ -7,8 +7,8 @@ import { useCallback, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ApiError, post } from "@/lib/api/client";
-import type { ReviewDraft } from "@/lib/api/draft-schema";
 import { applyDraftEdit, type DraftEdit, draftFieldErrors } from "@/lib/chat/draft-edits";
+import type { DraftView } from "@/lib/chat/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 
 const committed = z.object({ session: z.object({ number: z.number() }) });
@@ -16,12 +16,12 @@ const cancelled = z.object({ cancelled: z.literal(true), fromSession: z.number()
 
 /** The draft as the user is editing it. */
 interface Editing {
-  draft: ReviewDraft;
+  draft: DraftView;
   artifact: HandoffArtifact;
 }
 
 /** Two readings are the same draft when they wait on the same reset and were written together. */
-function draftKey(draft: ReviewDraft): string {
+function draftKey(draft: DraftView): string {
   return `${draft.threadId}:${draft.fromSession}:${draft.createdAt}`;
 }
 
@@ -34,7 +34,7 @@ export function useDraftReview({
   onSettled,
 }: {
   threadId: string;
-  initialDraft: ReviewDraft | null;
+  initialDraft: DraftView | null;
   /** Re-reads the thread: the new session's divider (or the kept session) replaces the editor. */
   refresh: () => Promise<void>;
   /** Called once the draft was committed or cancelled. */
@@ -50,7 +50,7 @@ export function useDraftReview({
   const ended = useRef(new Set<string>());
 
   /** What the server says awaits now: a new draft opens, the same one keeps the user's edits. */
-  const showDraft = useCallback((draft: ReviewDraft | null) => {
+  const showDraft = useCallback((draft: DraftView | null) => {
     setEditing((current) => {
       if (!draft || ended.current.has(draftKey(draft))) return null;
       if (current && draftKey(current.draft) === draftKey(draft)) return { ...current, draft };
@@ -66,7 +66,7 @@ export function useDraftReview({
   }, []);
 
   const finish = useCallback(
-    async (draft: ReviewDraft) => {
+    async (draft: DraftView) => {
       ended.current.add(draftKey(draft));
       setEditing(null);
       setErrors(null);

@@ -8,13 +8,14 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ApiError, post } from "@/lib/api/client";
-import { type ReviewDraft, type ReviewSetting, reviewDraftSchema } from "@/lib/api/draft-schema";
+import { draftViewSchema, type ReviewSetting } from "@/lib/api/thread-schemas";
+import type { DraftView } from "@/lib/chat/types";
 
 // A committed reset answers its session, a reviewed one its draft; one the user cancelled answers
 // that outcome.
 const resetAnswer = z.union([
   z.object({ session: z.object({ number: z.number() }) }),
-  z.object({ draft: reviewDraftSchema }),
+  z.object({ draft: draftViewSchema }),
   z.object({ cancelled: z.literal(true), fromSession: z.number() }),
 ]);
 
@@ -32,7 +33,7 @@ export function useManualReset({
   /** When this thread's resets stop at a draft for the user to review. */
   review: ReviewSetting;
   /** The drafted handoff, for the editor. */
-  onDraft: (draft: ReviewDraft) => void;
+  onDraft: (draft: DraftView) => void;
   /** Whether any reset still shows as running (this tab's, a followed stream's, the server's). */
   resetRunning: boolean;
   /** Re-reads the thread so the new divider replaces the placeholder in the same update. */

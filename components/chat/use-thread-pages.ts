@@ -5,13 +5,14 @@
 import { useCallback, useRef, useState } from "react";
 import { toast } from "sonner";
 import { get } from "@/lib/api/client";
-import type { ReviewDraft, ReviewSetting } from "@/lib/api/draft-schema";
+import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
 import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
 } from "@/lib/chat/types";
@@ -36,7 +37,7 @@ export interface ThreadPage {
   live?: LiveStream[];
   reset?: ActiveResetView | null;
   /** The thread API only: the drafted handoff waiting for review, and when resets stop at one. */
-  draft?: ReviewDraft | null;
+  draft?: DraftView | null;
   review?: ReviewSetting;
 }
 

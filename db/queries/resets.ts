@@ -16,6 +16,8 @@ import {
 } from "../schema";
 import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoff-writes";
 import { instanceIsLive } from "./instances";
+import { endDraft } from "./reset-drafts";
+import type { Executor } from "./workspace";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */
 export const RESET_LEASE_MS = 2 * 60 * 1000;
@@ -23,7 +25,9 @@ export const RESET_LEASE_MS = 2 * 60 * 1000;
 export type LeaseResult =
   | { kind: "acquired"; reset: ThreadReset }
   | { kind: "committed"; reset: ThreadReset }
-  | { kind: "busy"; reset: ThreadReset };
+  | { kind: "busy"; reset: ThreadReset }
+  /** A draft of this reset waits for the user: only its commit or cancel ends it. */
+  | { kind: "awaiting_review"; reset: ThreadReset };
 
 /** What a reset whose server died is recorded as (never half-committed: its commit is one transaction). */
 export const INTERRUPTED_RESET = "interrupted: the server running the reset stopped";
@@ -75,6 +79,7 @@ export async function acquireResetLease({
     if (!locked) throw new Error("reset row vanished while locked");
     const existing = locked.reset;
     if (existing.state === "committed") return { kind: "committed", reset: existing };
+    if (existing.state === "awaiting_review") return { kind: "awaiting_review", reset: existing };
     if (existing.state === "running" && existing.leaseExpiresAt > new Date() && locked.live) {
       return { kind: "busy", reset: existing };
     }
@@ -170,7 +175,7 @@ export async function getActiveReset({
   return row?.reset ?? null;
 }
 
-/** Cancel succeeds while the reset is running; once committed it is too late. */
+/** Cancel succeeds while the reset is running or its draft awaits review; once committed it is too late. */
 export async function cancelReset({
   userId,
   threadId,
@@ -182,6 +187,8 @@ export async function cancelReset({
 }): Promise<{
   outcome: "cancelled" | "already_committed" | "not_running";
   reset: ThreadReset;
+  /** The cancel ended a draft awaiting review (its queued messages are answered in session N). */
+  draft?: boolean;
 } | null> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
@@ -199,13 +206,17 @@ export async function cancelReset({
     if (!row) return null;
     const reset = row.reset;
     if (reset.state === "committed") return { outcome: "already_committed", reset };
-    if (reset.state !== "running") return { outcome: "not_running", reset };
+    if (reset.state !== "running" && reset.state !== "awaiting_review") {
+      return { outcome: "not_running", reset };
+    }
     const [updated] = await tx
       .update(threadResets)
       .set({ state: "cancelled", reason: "cancelled by the user", updatedAt: new Date() })
       .where(and(eq(threadResets.threadId, threadId), eq(threadResets.fromSession, fromSession)))
       .returning();
-    return { outcome: "cancelled", reset: updated ?? reset };
+    const draft = reset.state === "awaiting_review";
+    if (draft) await endDraft(tx, { threadId, fromSession, state: "cancelled" });
+    return { outcome: "cancelled", reset: updated ?? reset, draft };
   });
 }
 
@@ -252,6 +263,10 @@ export interface CommitResetInput {
   resetStats?: ResetStats;
   /** An agent handoff: the run's handoff count and step budget, in the same commit. */
   run?: { id: string; handoffCount: number; maxSteps: number };
+  /** Commits the reviewed draft of this reset: the reset awaits review instead of holding a lease. */
+  fromDraft?: boolean;
+  /** More writes that must land with the commit or not at all (a reviewed draft's pins). */
+  alsoInCommit?: (tx: Executor) => Promise<void>;
 }
 
 export type CommitResetResult =
@@ -286,9 +301,16 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       .where(and(eq(threadResets.threadId, threadId), eq(threadResets.fromSession, from.number)))
       .for("update");
     if (!reset) throw new Error("reset row missing at commit");
-    if (reset.state !== "running" || reset.instanceId !== input.instanceId) {
+    const ours = input.fromDraft
+      ? reset.state === "awaiting_review"
+      : reset.state === "running" && reset.instanceId === input.instanceId;
+    if (!ours) {
       return { outcome: reset.state === "cancelled" ? "cancelled" : "not_running", reset };
     }
+    if (input.fromDraft) {
+      await endDraft(tx, { threadId, fromSession: from.number, state: "committed" });
+    }
+    await input.alsoInCommit?.(tx);
     if (input.threadProfile !== undefined) {
       await tx
         .update(threads)

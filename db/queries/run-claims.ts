@@ -159,6 +159,8 @@ export async function claimOrphans(input: {
 }): Promise<OrphanClaim[]> {
   const { threadId } = input;
   return getDb().transaction(async (tx) => {
+    // While a handoff draft awaits review nothing is answered: the draft's end decides the session.
+    if (await draftAwaits(tx, threadId)) return [];
     const tail = await tx
       .select({ id: messages.id, role: messages.role, seq: messages.seq })
       .from(messages)
@@ -198,6 +200,15 @@ export async function claimOrphans(input: {
     }
     return claims;
   });
+}
+
+async function draftAwaits(tx: Tx, threadId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ threadId: threadResets.threadId })
+    .from(threadResets)
+    .where(and(eq(threadResets.threadId, threadId), eq(threadResets.state, "awaiting_review")))
+    .limit(1);
+  return row !== undefined;
 }
 
 async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean> {

@@ -37,6 +37,11 @@ export interface RecoveryOptions {
   languageModel?: (modelId: string) => LanguageModelV3;
   /** Messages accepted before this may be orphans (default: before start-up, or the grace). */
   acceptedBefore?: Date;
+  /**
+   * The orphans waited for a draft under review that just ended: they are answered like queued
+   * messages, without a reset before their first call (the user has just decided on that one).
+   */
+  afterDraft?: boolean;
 }
 
 const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
@@ -50,6 +55,9 @@ export async function startRecovery(kind: DatabaseKind): Promise<void> {
   await currentInstance();
   const retired = await retireDeadInstances(kind);
   const released = await releaseDeadResets();
+  // Loaded here: the review flow answers through this module.
+  const { expireAllDueDrafts } = await import("@/lib/context/review-reset");
+  await expireAllDueDrafts();
   const candidates = await listRecoveryCandidates();
   if (retired.length || released.length || candidates.length) {
     log.info("recovery", undefined, {
@@ -150,7 +158,7 @@ async function recover(
     languageModel,
     threadModelId,
     signal: new AbortController().signal,
-    queued: false,
+    queued: options.afterDraft ?? false,
     recovering: true,
   };
   for (const item of resumable) {

@@ -20,6 +20,7 @@ import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
 import { agentModelId, resolveProfile } from "./profiles";
+import { draftHoldsSession, queuedReply } from "./queued-reply";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
@@ -147,19 +148,20 @@ export async function runChatTurn({
     return streamRun({ ...base, request, queued: false, resume: claimed });
   }
 
+  const input = userMessage
+    ? ({ kind: "message", message: userMessage } as const)
+    : ({ kind: "regenerate" } as const);
+  // A message sent while a draft awaits review waits for the user's decision, not this request.
+  if (!created && (await draftHoldsSession(actor.id, threadId, session.number))) {
+    const stored = await applyUserInput(actor, threadId, input, session, modelId, true);
+    return queuedReply(stored.id);
+  }
+
   // A message sent while a reset runs is stored at once as queued, and answered after it.
   const activeReset = await getActiveReset({ userId: actor.id, threadId });
   const queued = activeReset?.fromSession === session.number;
   const request_ =
-    created ??
-    (await applyUserInput(
-      actor,
-      threadId,
-      userMessage ? { kind: "message", message: userMessage } : { kind: "regenerate" },
-      session,
-      modelId,
-      queued,
-    ));
+    created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued));
   // The run claims its request, so a recovering server never answers it a second time.
   const claimed = await claimRequest({
     userId: actor.id,

@@ -2,11 +2,11 @@
 // view's pages): the envelope is checked field by field; message parts and handoffs, whose
 // shapes the AI SDK and the handoff schema own, are checked to be objects of a known kind.
 import { z } from "zod";
-import { reviewDraftSchema, reviewSettingSchema } from "@/lib/api/draft-schema";
 import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   HandoffView,
   LiveStream,
   MessageMetadata,
@@ -91,6 +91,23 @@ export const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
   startedAt: z.string(),
 });
 
+const artifactSchema = z.custom<DraftView["artifact"]>(
+  (value) => isRecord(value) && typeof value.goal === "string",
+  "a handoff artifact",
+);
+
+export const draftViewSchema: z.ZodType<DraftView> = z.object({
+  threadId: z.string(),
+  fromSession: z.number(),
+  trigger: triggerSchema,
+  state: z.enum(["awaiting_review", "committed", "cancelled", "expired"]),
+  artifact: artifactSchema,
+  dropped: z.array(z.object({ field: z.string(), item: z.string() })),
+  source: z.enum(["model", "repaired", "mechanical"]),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
 /** One page of `GET /api/threads/{id}` (ThreadView). */
 export const threadViewPageSchema = z.object({
   thread: z.object({ id: z.string(), title: z.string(), profile: z.string() }),
@@ -103,11 +120,13 @@ export const threadViewPageSchema = z.object({
   // Older servers answer without them: nothing is live then.
   live: z.array(liveStreamSchema).default([]),
   reset: activeResetSchema.nullable().default(null),
-  draft: reviewDraftSchema.nullable().default(null),
-  review: reviewSettingSchema.default("manual"),
+  draft: draftViewSchema.nullable().default(null),
+  review: z.enum(["never", "manual", "always"]).default("manual"),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;
+/** When the thread's resets stop at a draft for the user's review. */
+export type ReviewSetting = ThreadViewPage["review"];
 
 const sharedSessionSchema = z.intersection(
   sessionSummarySchema,

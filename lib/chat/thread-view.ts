@@ -4,15 +4,18 @@ import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
+import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import type { Thread } from "@/db/schema";
+import type { ReviewResets, Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
 import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { builtinToolTokens } from "@/lib/agents/run-context";
+import { expireThreadDrafts } from "@/lib/context/review-reset";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
+import { draftViewOf } from "./draft-view";
 import { activeResetOf, liveStreamOf, withoutLiveRows } from "./live-rows";
 import { resetDetailsOf } from "./reset-details";
 import { toAttributedMessage } from "./stored-message";
@@ -20,6 +23,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
 } from "./types";
@@ -55,6 +59,10 @@ export interface ThreadView {
   live: LiveStream[];
   /** The reset running now, if any. */
   reset: ActiveResetView | null;
+  /** The handoff drafted for review that holds the current session, if any. */
+  draft: DraftView | null;
+  /** Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`. */
+  review: ReviewResets;
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -91,13 +99,14 @@ export async function loadThreadView({
   if (withContext && beforeSeq === undefined && fromSeq === undefined) {
     recoverThreadSoon(userId, threadId);
   }
-  const [sessions, stored, profile, liveStreams, activeReset] = await Promise.all([
+  await expireThreadDrafts(userId, threadId);
+  const [sessions, stored, profile, liveStreams, activeReset, draft] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
-    // Only the context reading needs the thread's profile.
-    withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
+    resolveProfile({ userId, profileId: thread.profile }),
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
+    getAwaitingDraft({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).
   const page = { ...stored, messages: withoutLiveRows(stored.messages, liveStreams) };
@@ -134,7 +143,7 @@ export async function loadThreadView({
   const current = sessions.at(-1);
   const currentSummary = summaries.at(-1);
   const context =
-    current && profile
+    current && withContext
       ? await measureContext({
           session: current,
           system: systemPromptFor(profile, currentSummary?.handoff ?? null, current.summary),
@@ -157,6 +166,8 @@ export async function loadThreadView({
     answering: fromSeq === undefined ? unansweredAtEnd(stored.messages) : [],
     live: liveStreams.map(liveStreamOf),
     reset: activeReset ? activeResetOf(activeReset) : null,
+    draft: draft && draft.fromSession === current?.number ? draftViewOf(draft) : null,
+    review: profile.reviewResets,
   };
 }
 

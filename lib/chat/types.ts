@@ -48,6 +48,7 @@ export type ContextResetEvent =
   | "reset_complete"
   | "reset_cancelled"
   | "reset_failed"
+  /** The handoff is drafted and waits for the user's review; terminal for the stream carrying it. */
   | "awaiting_review";
 
 export interface SessionPart {
@@ -84,6 +85,26 @@ export interface ContextResetPart {
   code?: "thrash" | "brief_too_large";
   /** With `brief_too_large`: the thread's pinned (must-preserve) items, as the brief held them. */
   pins?: string[];
+  /** With `awaiting_review`: the handoff drafted for the user to review before it replaces the session. */
+  draft?: DraftView;
+}
+
+/**
+ * A handoff drafted for review (`POST /api/threads/{id}/reset {review: true}`, or a threshold
+ * reset under review `always`): the thread stays in session `fromSession` until the user
+ * commits it (`/reset/commit`), cancels it (`/reset/cancel`) or it expires.
+ */
+export interface DraftView {
+  threadId: string;
+  fromSession: number;
+  trigger: SessionTrigger;
+  state: "awaiting_review" | "committed" | "cancelled" | "expired";
+  artifact: HandoffArtifact;
+  /** What bounding the draft left out (the user may put an item back by editing the draft). */
+  dropped: { field: string; item: string }[];
+  source: "model" | "repaired" | "mechanical";
+  createdAt: string;
+  expiresAt: string;
 }
 
 export interface CompactionPart {

@@ -1,15 +1,18 @@
 // Manual resets (`POST /api/threads/{id}/reset`): the same reset as a threshold one, keyed by
 // (thread, fromSession) so that repeated or concurrent requests all get the one session made.
 import "server-only";
+import { getResetDraft } from "@/db/queries/reset-drafts";
 import { cancelReset, getReset } from "@/db/queries/resets";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { ChatSession } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
 import { getLanguageModel } from "@/lib/ai/providers";
-import type { HandoffView } from "@/lib/chat/types";
+import { draftViewOf } from "@/lib/chat/draft-view";
+import type { DraftView, HandoffView } from "@/lib/chat/types";
 import { BatonError } from "@/lib/errors";
 import { committedSessionOf, performReset, waitForReset } from "./reset";
+import { afterDraftEnded, expireThreadDrafts } from "./review-reset";
 import { loadSessionContext, measureContext } from "./session-context";
 
 export interface ManualResetResult {
@@ -18,9 +21,11 @@ export interface ManualResetResult {
   handoff: HandoffView;
 }
 
-/** A manual reset's outcome: its session, or the cancel the user asked for. */
+/** A manual reset's outcome: its session, its draft for review, or the cancel the user asked for. */
 export type ManualResetOutcome =
-  | ({ cancelled?: false } & ManualResetResult)
+  | ({ cancelled?: false; draft?: undefined } & ManualResetResult)
+  /** Asked with `review`: the handoff drafted for the user, not committed yet. */
+  | { cancelled?: false; draft: DraftView }
   /** The user cancelled the reset (this request's or the one it waited for). */
   | { cancelled: true; fromSession: number };
 
@@ -32,6 +37,7 @@ export async function resetThreadManually(input: {
 }): Promise<ManualResetResult> {
   const outcome = await runManualReset(input);
   if (outcome.cancelled) throw new BatonError("conflict:reset_in_progress", "Cancelled.");
+  if (outcome.draft) throw awaitingReview();
   return outcome;
 }
 
@@ -40,13 +46,17 @@ export async function runManualReset({
   userId,
   threadId,
   fromSession,
+  review = false,
 }: {
   userId: string;
   threadId: string;
   fromSession: number;
+  /** Stop at the draft for the user to review (answered 202 with it). */
+  review?: boolean;
 }): Promise<ManualResetOutcome> {
   const thread = await getThread({ userId, threadId });
   if (!thread) throw new BatonError("not_found:thread", "Thread not found.");
+  await expireThreadDrafts(userId, threadId);
   const current = await getCurrentSession({ userId, threadId });
   if (!current) throw new BatonError("not_found:thread", "Thread not found.");
 
@@ -82,7 +92,10 @@ export async function runManualReset({
     contextTokens: context.inputTokens,
     contextWindow: context.contextWindow,
     utilization: context.utilization,
+    review,
   });
+  if (outcome.kind === "draft") return { draft: draftViewOf(outcome.draft) };
+  if (outcome.kind === "awaiting_review") throw awaitingReview();
   if (outcome.kind === "committed") {
     return { created: !outcome.duplicate, session: outcome.session, handoff: outcome.handoff };
   }
@@ -91,6 +104,11 @@ export async function runManualReset({
     const done = reset ? await committedSessionOf(userId, reset) : null;
     if (done) return { created: false, session: done.session, handoff: done.handoff };
     if (reset?.state === "cancelled") return { cancelled: true, fromSession };
+    if (reset?.state === "awaiting_review") {
+      const draft = review ? await getResetDraft({ userId, threadId, fromSession }) : null;
+      if (!draft) throw awaitingReview();
+      return { draft: draftViewOf(draft) };
+    }
     throw new BatonError("conflict:reset_in_progress", "The reset did not complete; try again.");
   }
   // A cancel is an outcome the user asked for, not an error: the same answer the cancel got.
@@ -107,8 +125,14 @@ export async function cancelThreadReset({
   threadId: string;
   fromSession: number;
 }): Promise<{ cancelled: true; fromSession: number }> {
+  await expireThreadDrafts(userId, threadId);
   const result = await cancelReset({ userId, threadId, fromSession });
   if (!result) throw new BatonError("not_found:session", "No reset from that session.");
+  // What waited for the draft goes on in session N.
+  if (result.draft) {
+    const draft = await getResetDraft({ userId, threadId, fromSession });
+    if (draft) afterDraftEnded(userId, draft, "cancelled");
+  }
   if (result.outcome === "already_committed") {
     throw new BatonError("conflict:reset_committed", "The reset has already completed.");
   }
@@ -120,4 +144,26 @@ export async function cancelThreadReset({
     throw new BatonError("conflict:reset_committed", "That reset is no longer running.");
   }
   return { cancelled: true, fromSession };
+}
+
+const awaitingReview = () =>
+  new BatonError(
+    "conflict:reset_awaiting_review",
+    "A handoff drafted for this session awaits review: commit or cancel it first.",
+  );
+
+/** The reset routes' answer for a committed reset: the new session and its handoff. */
+export function resetResponse(result: ManualResetResult): Response {
+  const session = {
+    id: result.session.id,
+    number: result.session.number,
+    model: result.session.model,
+    profile: result.session.profile,
+    trigger: result.session.trigger,
+    startedAt: result.session.startedAt.toISOString(),
+  };
+  return Response.json(
+    { session, handoff: result.handoff },
+    { status: result.created ? 201 : 200 },
+  );
 }

@@ -200,6 +200,8 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
     case "POST /api/threads/[id]/reset":
     case "POST /api/threads/[id]/reset/cancel":
       return [{ fromSession: 1 }];
+    case "POST /api/threads/[id]/reset/commit":
+      return [{ fromSession: 1, draft: artifact }];
     case "POST /api/handoffs":
       return [{ key: "forged-key", artifact }];
     case "POST /api/handoffs/import":

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { runManualReset } from "@/lib/context/manual-reset";
+import { resetResponse, runManualReset } from "@/lib/context/manual-reset";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-const bodySchema = z.object({ fromSession: z.number().int().min(1) }).strict();
+const bodySchema = z
+  .object({ fromSession: z.number().int().min(1), review: z.boolean().optional() })
+  .strict();
 
 export const POST = route(
   { auth: "session", params: threadParamsSchema, paramsError: threadNotFound, body: bodySchema },
@@ -14,17 +16,8 @@ export const POST = route(
     // Cancelled by the user: the outcome the cancel request already answered.
     if (result.cancelled)
       return Response.json({ cancelled: true, fromSession: result.fromSession });
-    const session = {
-      id: result.session.id,
-      number: result.session.number,
-      model: result.session.model,
-      profile: result.session.profile,
-      trigger: result.session.trigger,
-      startedAt: result.session.startedAt.toISOString(),
-    };
-    return Response.json(
-      { session, handoff: result.handoff },
-      { status: result.created ? 201 : 200 },
-    );
+    // Drafted for review: nothing is committed until POST …/reset/commit.
+    if (result.draft) return Response.json({ draft: result.draft }, { status: 202 });
+    return resetResponse(result);
   },
 );

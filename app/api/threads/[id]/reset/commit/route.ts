@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
+import { resetResponse } from "@/lib/context/manual-reset";
+import { commitReviewedDraft } from "@/lib/context/review-reset";
+import { handoffArtifactSchema } from "@/lib/handoff/artifact";
+import { route } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+const bodySchema = z
+  .object({ fromSession: z.number().int().min(1), draft: handoffArtifactSchema.strict() })
+  .strict();
+
+export const POST = route(
+  { auth: "session", params: threadParamsSchema, paramsError: threadNotFound, body: bodySchema },
+  async ({ actor, params, body }) =>
+    resetResponse(
+      await commitReviewedDraft({
+        userId: actor.id,
+        threadId: params.id,
+        fromSession: body.fromSession,
+        artifact: body.draft,
+      }),
+    ),
+);
