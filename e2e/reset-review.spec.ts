@@ -90,6 +90,18 @@ test.describe("@own-server reset review", () => {
     await expect(chat.list("Confirmed facts")).toContainText("the lift is small");
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/editor-1280.png` });
+    // At a phone's width nothing overflows sideways; dark mode stays readable (looked at).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await chat.editor.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/editor-390.png` });
+    const overflows = await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+    expect(overflows).toBe(false);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: `${SHOTS}/editor-390-dark.png` });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // An invalid edit is refused with the reason next to its field, and nothing is committed.
     await chat.field("Next step").fill("x".repeat(20_001));
@@ -213,13 +225,7 @@ test.describe("@own-server reset review", () => {
 
     // Commit: the queued question is answered in session 2, from the handoff, without a reload.
     const first = await untilDraft("the launch code is 4242");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${SHOTS}/editor-390.png` });
-    const hasOverflow = await page.evaluate(
-      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-    );
-    expect(hasOverflow).toBe(false);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/threshold-draft-1280.png` });
     const asked = await queue("what do you know?");
     await chat.startNewSession.click();
     await expect(chat.divider(2)).toContainText("context threshold reached", { timeout: 30_000 });
