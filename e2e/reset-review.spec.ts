@@ -68,11 +68,15 @@ test.describe("@own-server reset review", () => {
 
     await chat.sendMessage("Let's plan the office move together");
     await chat.waitForReplyDone();
-    await chat.composer.fill(
-      "done measured room A\ndone measured room B\nnote the lift is small\nnote the stairs are steep",
-    );
-    await chat.composer.press("Enter");
-    await chat.waitForReplyDone();
+    for (const line of [
+      "done measured room A",
+      "done measured room B",
+      "note the lift is small",
+      "note the stairs are steep",
+    ]) {
+      await chat.sendMessage(line);
+      await chat.waitForReplyDone();
+    }
     const threadId = chat.threadId();
 
     // The default agent reviews manual resets: the button opens the draft, no session yet.
