@@ -28,6 +28,7 @@ const STATUS = {
   "not_found:file": 404,
   "not_found:profile": 404,
   "not_found:run": 404,
+  "not_found:pin": 404,
   "conflict:stale_revision": 409,
   "conflict:message": 409,
   "conflict:reset_committed": 409,

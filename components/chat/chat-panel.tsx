@@ -8,6 +8,7 @@
 // checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { DraftReviewProvider } from "@/components/session/draft-editor";
+import { ThreadPinsProvider } from "@/components/session/pin-context";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
@@ -36,6 +37,7 @@ import type {
   DraftView,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
@@ -85,6 +87,8 @@ export interface ChatPanelProps {
   initialDraft?: DraftView | null;
   /** When the thread's resets stop at a draft (`ThreadView.review`). */
   initialReview?: ReviewSetting;
+  /** The thread's current pins (`ThreadView.pins`), which the handoff cards mark and change. */
+  initialPins?: ThreadPinView[];
   models: ModelOption[];
   initialModel: string;
   /** The agents the thread may run with, and the slug of the one it runs with. */
@@ -105,6 +109,7 @@ export function ChatPanel({
   initialReset,
   initialDraft,
   initialReview,
+  initialPins,
   models,
   initialModel,
   agents,
@@ -118,6 +123,7 @@ export function ChatPanel({
   const [editingId, setEditingId] = useState<string | null>(null);
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
+  const [pins, setPins] = useState<ThreadPinView[]>(initialPins ?? []);
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
   // The reset the server reports running (a reloaded page, another tab's manual reset).
   const [serverReset, setServerReset] = useState<ActiveResetView | null>(initialReset ?? null);
@@ -207,6 +213,8 @@ export function ChatPanel({
       // A run may have handed the thread to another agent.
       if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
+      // A reset may have pinned what its handoff added; the agent may have pinned something.
+      if (page.pins) setPins(page.pins);
       setServerReset(page.reset ?? null);
       if (page.review) setReview(page.review);
       draftReview.showDraft(page.draft ?? null);
@@ -392,22 +400,24 @@ export function ChatPanel({
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
           <DraftReviewProvider value={draftReview}>
-            <MessageList
-              items={formatted.items}
-              sessionStartIndex={formatted.sessionStartIndex}
-              sessionAgents={formatted.sessionAgents}
-              streamingIds={streamingIds}
-              busy={busy}
-              stoppedIds={stoppedIds}
-              failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-              answeringIds={answeringRows}
-              onCancelReset={(from) => void cancelReset(from)}
-              cancellingReset={cancelling}
-              onPlaceholdersNear={pages.loadNear}
-              actionsFor={(message) => actionsFor(message, actionContext)}
-              emptyState={<EmptyChat />}
-              queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
-            />
+            <ThreadPinsProvider threadId={threadId} pins={pins} onPinsChange={setPins}>
+              <MessageList
+                items={formatted.items}
+                sessionStartIndex={formatted.sessionStartIndex}
+                sessionAgents={formatted.sessionAgents}
+                streamingIds={streamingIds}
+                busy={busy}
+                stoppedIds={stoppedIds}
+                failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+                answeringIds={answeringRows}
+                onCancelReset={(from) => void cancelReset(from)}
+                cancellingReset={cancelling}
+                onPlaceholdersNear={pages.loadNear}
+                actionsFor={(message) => actionsFor(message, actionContext)}
+                emptyState={<EmptyChat />}
+                queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
+              />
+            </ThreadPinsProvider>
           </DraftReviewProvider>
           {error && lastMessage?.role === "user" ? (
             <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />

@@ -15,6 +15,7 @@ import type {
   DraftView,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 
 /** Messages per page fetched while scrolling (the thread API allows up to 500). */
@@ -39,6 +40,8 @@ export interface ThreadPage {
   /** The thread API only: the drafted handoff waiting for review, and when resets stop at one. */
   draft?: DraftView | null;
   review?: ReviewSetting;
+  /** The thread API only: the thread's current pins. */
+  pins?: ThreadPinView[];
 }
 
 export interface PageQuery {

@@ -1,7 +1,8 @@
 // A reset that could not happen because what a brief never drops — pins first among them — is
 // larger than a brief may be: the conversation stays in its session, and the card says which
-// pins hold it there so the next turn does not fail the same way unexplained.
+// pins hold it there, each with Unpin, so the next turn does not fail the same way unexplained.
 import type { FailedResetState } from "@/lib/chat/format-messages";
+import { PinList } from "./pin-list";
 
 export function FailedResetCard({
   failed,
@@ -23,14 +24,9 @@ export function FailedResetCard({
             <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide">
               Pinned ({failed.pins.length})
             </h3>
-            <ul className="mt-1 list-disc space-y-0.5 pl-5" data-testid="reset-failed-pins">
-              {failed.pins.map((pin, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: plain strings that may repeat.
-                <li key={i} className="break-words">
-                  {pin}
-                </li>
-              ))}
-            </ul>
+            <div data-testid="reset-failed-pins">
+              <PinList items={failed.pins} carried className="mt-1 list-disc space-y-0.5 pl-5" />
+            </div>
           </>
         ) : null}
         <p className="mt-2 font-medium">Unpin some to let the conversation continue.</p>

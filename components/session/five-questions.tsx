@@ -1,6 +1,8 @@
+"use client";
 // The handoff card's first answers: what the goal is, what is known, what is still unknown, what
 // is done and what needs the user's go-ahead — a few items each, the full sections below them.
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { useThreadPins } from "./pin-context";
 
 const SHOWN = 3;
 
@@ -40,8 +42,11 @@ function Row({ question, children }: { question: string; children: React.ReactNo
 }
 
 export function FiveQuestions({ artifact: a }: { artifact: HandoffArtifact }) {
+  const pins = useThreadPins();
+  // As the revision carried them; where the thread's pins are known, one unpinned since says so.
+  const pinLabel = (p: string) => (!pins || pins.pinOf(p) ? `Pinned: ${p}` : `Unpinned: ${p}`);
   const known = [
-    ...a.must_preserve.map((p) => `Pinned: ${p}`),
+    ...a.must_preserve.map(pinLabel),
     ...a.key_decisions.map((d) => `Decided: ${d}`),
     ...a.confirmed_facts,
   ];

@@ -1,7 +1,7 @@
 "use client";
 // The handoff card inside a session divider: one line of state and the five answers (goal, known,
 // unknown, done, needs authorization) when collapsed; the whole artifact when expanded, facts and
-// guesses kept visibly apart, with copy and backup actions.
+// guesses kept visibly apart, pins marked as they stand now, with copy and backup actions.
 import * as Collapsible from "@radix-ui/react-collapsible";
 import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
@@ -11,6 +11,7 @@ import type { HandoffView } from "@/lib/chat/types";
 import { useExpandedHandoff } from "./expanded-handoffs";
 import { FiveQuestions } from "./five-questions";
 import { NotCarried, notCarriedLine } from "./not-carried";
+import { PinList } from "./pin-list";
 
 export function Chevron({ open }: { open: boolean }) {
   return (
@@ -224,7 +225,7 @@ export function HandoffSummary({
               title="Confirmed facts"
               className="rounded-lg border-l-4 border-emerald-500 bg-white p-2 dark:bg-zinc-950"
             >
-              <PlainList items={a.confirmed_facts} />
+              <PinList items={a.confirmed_facts} carried={false} empty={<None />} />
             </Section>
             <Section
               title="Unknowns"
@@ -234,7 +235,7 @@ export function HandoffSummary({
             </Section>
           </div>
           <Section title="Must preserve">
-            <PlainList items={a.must_preserve} />
+            <PinList items={a.must_preserve} carried empty={<None />} />
           </Section>
           <Section title="Files">
             <PlainList items={a.files_modified} mono />

@@ -4,11 +4,12 @@ import { BatonError } from "@/lib/errors";
 import { getDb } from "../client";
 import { handoffRevisions, sessions, threads } from "../schema";
 import { acceptHandoff, lockHandoff } from "./handoff-writes";
+import { pinHandoffItems } from "./pins";
 
 /**
  * Starts a thread from a stored handoff, in one transaction: the thread, its session 1 (trigger
- * `continuation`, starting from the handoff's current revision) and the acceptance receipt with
- * receiver `session:<id>`. No message is written: the thread waits for its user.
+ * `continuation`, starting from the handoff's current revision), its pins (the revision's
+ * must_preserve) and the acceptance receipt with receiver `session:<id>`. No message is written: the thread waits for its user.
  *
  * Retry-safe by `threadId`: when that thread already exists for this user and its session 1
  * started from this handoff, the call answers with it instead of failing or making another.
@@ -58,7 +59,7 @@ export async function startContinuationThread({
       throw new BatonError("conflict:handoff_cancelled", "That handoff was cancelled.");
     }
     const [revision] = await tx
-      .select({ id: handoffRevisions.id })
+      .select({ id: handoffRevisions.id, artifact: handoffRevisions.artifact })
       .from(handoffRevisions)
       .where(
         and(
@@ -93,6 +94,10 @@ export async function startContinuationThread({
       trigger: "continuation",
       handoffRevisionId: revision.id,
     });
+    // The new thread pins what the handoff it continues carried, so its resets keep carrying it.
+    const carried = revision.artifact.must_preserve;
+    const texts = Array.isArray(carried) ? carried.filter((p) => typeof p === "string") : [];
+    await pinHandoffItems({ userId: ownerId, threadId, texts }, tx);
     await acceptHandoff(tx, {
       ownerId,
       key,

@@ -2,17 +2,14 @@
 // and writes are scoped to the thread's owner; an unpinned item keeps its row as a tombstone.
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { cleanPin, normalizePin, pinKeyOf } from "@/lib/handoff/pins";
 import { getDb } from "../client";
 import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
 import type { Executor } from "./workspace";
 
+export { normalizePin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
+
 type Db = Executor;
-
-/** The key a pin is stored under: trimmed, spacing collapsed, lowercased. */
-export const normalizePin = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
-
-/** The most characters a pin may hold (a pin is one instruction or fact, not a document). */
-export const PIN_MAX_CHARS = 2_000;
 
 async function ownsThread(db: Db, userId: string, threadId: string): Promise<boolean> {
   const [row] = await db
@@ -45,8 +42,8 @@ export async function currentPinTexts(
 }
 
 /**
- * Pins `text` (a new row, or a tombstone pinned again). `source: "handoff"` never revives a
- * tombstone: a user's unpin wins over a model that lists the item again.
+ * Pins `text` (a new row, or a tombstone pinned again), stored masked (cleanPin). `source:
+ * "handoff"` never revives a tombstone: a user's unpin wins over a model that lists it again.
  */
 export async function pinText(
   {
@@ -57,7 +54,7 @@ export async function pinText(
   }: { userId: string; threadId: string; text: string; source: PinSource },
   db: Db = getDb(),
 ): Promise<ThreadPin | null> {
-  const clean = text.trim().replace(/\s+/g, " ").slice(0, PIN_MAX_CHARS);
+  const clean = cleanPin(text);
   if (clean === "") return null;
   if (!(await ownsThread(db, userId, threadId))) return null;
   const normalized = normalizePin(clean);
@@ -94,7 +91,7 @@ export async function unpinTexts(
   { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
   db: Db = getDb(),
 ): Promise<number> {
-  const keys = [...new Set(texts.map(normalizePin).filter((k) => k !== ""))];
+  const keys = [...new Set(texts.map(pinKeyOf).filter((k) => k !== ""))];
   if (keys.length === 0 || !(await ownsThread(db, userId, threadId))) return 0;
   const rows = await db
     .update(threadPins)
@@ -102,4 +99,35 @@ export async function unpinTexts(
     .where(and(eq(threadPins.threadId, threadId), inArray(threadPins.normalized, keys)))
     .returning({ id: threadPins.id });
   return rows.length;
+}
+
+/**
+ * Pins what a committed handoff carries in must_preserve (source "handoff"), in the commit's
+ * transaction: new items become pins, existing pins stay as they are, and a tombstone stays
+ * unpinned. Returns how many pins were added.
+ */
+export async function pinHandoffItems(
+  { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
+  db: Db = getDb(),
+): Promise<number> {
+  const rows = new Map<string, string>();
+  for (const item of texts) {
+    const clean = cleanPin(item);
+    const key = normalizePin(clean);
+    if (key !== "" && !rows.has(key)) rows.set(key, clean);
+  }
+  if (rows.size === 0 || !(await ownsThread(db, userId, threadId))) return 0;
+  const added = await db
+    .insert(threadPins)
+    .values(
+      [...rows].map(([normalized, text]) => ({
+        threadId,
+        text,
+        normalized,
+        source: "handoff" as const,
+      })),
+    )
+    .onConflictDoNothing({ target: [threadPins.threadId, threadPins.normalized] })
+    .returning({ id: threadPins.id });
+  return added.length;
 }

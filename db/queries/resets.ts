@@ -16,6 +16,7 @@ import {
 } from "../schema";
 import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoff-writes";
 import { instanceIsLive } from "./instances";
+import { pinHandoffItems } from "./pins";
 import { endDraft } from "./reset-drafts";
 import type { Executor } from "./workspace";
 
@@ -345,6 +346,8 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       threadId,
       sessionNumber: from.number,
     });
+    // What the brief carries is pinned from now on, with the commit (a tombstone stays unpinned).
+    await pinHandoffItems({ userId, threadId, texts: input.handoff.artifact.must_preserve }, tx);
 
     const [created] = await tx
       .insert(sessions)

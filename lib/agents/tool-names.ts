@@ -10,6 +10,7 @@ export const BUILTIN_TOOL_NAMES = [
   "delete_file",
   "update_plan",
   "search_history",
+  "pin",
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];

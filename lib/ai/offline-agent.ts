@@ -11,7 +11,8 @@ import {
   readAgentBrief,
 } from "./offline-agent-brief";
 import { stepHandoff, stepListAgents } from "./offline-handoff";
-import { firstCommandIndex, handoffRequestOf, readPrompt } from "./offline-knowledge";
+import { firstCommandIndex, handoffRequestOf, parseCommand, readPrompt } from "./offline-knowledge";
+import { stepRemember } from "./offline-pin";
 import { stepRecall } from "./offline-recall";
 import { findReviseCommand, stepRevise } from "./offline-revise";
 import {
@@ -194,9 +195,15 @@ export function decideToolStep(options: LanguageModelV3CallOptions): OfflineStep
     return stepAsTarget(ctx, agent.brief);
   }
   const found = findToolCommand(request.text);
-  if (found === null) return null;
   const knowledgeAt = firstCommandIndex(request.text);
-  if (knowledgeAt !== null && knowledgeAt < found.index) return null;
+  if (knowledgeAt !== null && (found === null || knowledgeAt < found.index)) {
+    // Knowledge commands are answered in text; `remember` pins its fact first.
+    const command = parseCommand(request.text);
+    return command?.kind === "remember"
+      ? stepRemember(ctx, command.argument.replace(/^that\s+/i, ""))
+      : null;
+  }
+  if (found === null) return null;
   // A hand-off to this agent itself (the request carried into a later session of the agent it
   // was handed to): the objective is its own to do.
   if (found.command.kind === "handoff" && found.command.agentId === ownAgentId(prompt)) {

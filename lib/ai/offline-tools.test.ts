@@ -272,10 +272,15 @@ describe("offline tools: work through the plan", () => {
   });
 
   it("answers the moved message again, not the continuation, outside the tool vocabulary", async () => {
-    expect(await next([system(), user("remember the port is 8080"), user(CONTINUE)])).toEqual({
-      kind: "text",
-      text: "Noted — I'll remember that the port is 8080.",
-    });
+    const { steps, text } = await drive([
+      system(),
+      user("remember the port is 8080"),
+      user(CONTINUE),
+    ]);
+    expect(calls(steps).map((c) => [c.toolName, c.input])).toEqual([
+      ["pin", { text: "the port is 8080" }],
+    ]);
+    expect(text).toBe("Noted — I'll remember that the port is 8080.");
   });
 
   it("without a block, reads the plan from its own update_plan calls earlier in the session", async () => {

@@ -11,6 +11,7 @@ import type {
   LiveStream,
   MessageMetadata,
   SessionSummary,
+  ThreadPinView,
 } from "@/lib/chat/types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -108,6 +109,11 @@ export const draftViewSchema: z.ZodType<DraftView> = z.object({
   expiresAt: z.string(),
 });
 
+export const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
+  id: z.string(),
+  text: z.string(),
+});
+
 /** One page of `GET /api/threads/{id}` (ThreadView). */
 export const threadViewPageSchema = z.object({
   thread: z.object({ id: z.string(), title: z.string(), profile: z.string() }),
@@ -122,6 +128,7 @@ export const threadViewPageSchema = z.object({
   reset: activeResetSchema.nullable().default(null),
   draft: draftViewSchema.nullable().default(null),
   review: z.enum(["never", "manual", "always"]).default("manual"),
+  pins: z.array(threadPinSchema).default([]),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;

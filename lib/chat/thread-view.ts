@@ -4,6 +4,7 @@ import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
+import { listThreadPins } from "@/db/queries/pins";
 import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
@@ -26,6 +27,7 @@ import type {
   DraftView,
   LiveStream,
   SessionSummary,
+  ThreadPinView,
 } from "./types";
 
 export interface ThreadView {
@@ -63,6 +65,8 @@ export interface ThreadView {
   draft: DraftView | null;
   /** Whether the thread's agent reviews resets: the reset button asks for a draft unless `never`. */
   review: ReviewResets;
+  /** The thread's current pins, oldest first: what the next handoff carries in must_preserve. */
+  pins: ThreadPinView[];
 }
 
 export function publicThread(thread: Thread): ThreadView["thread"] {
@@ -100,13 +104,14 @@ export async function loadThreadView({
     recoverThreadSoon(userId, threadId);
   }
   await expireThreadDrafts(userId, threadId);
-  const [sessions, stored, profile, liveStreams, activeReset, draft] = await Promise.all([
+  const [sessions, stored, profile, liveStreams, activeReset, draft, pinRows] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),
     resolveProfile({ userId, profileId: thread.profile }),
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
     getAwaitingDraft({ userId, threadId }),
+    listThreadPins({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).
   const page = { ...stored, messages: withoutLiveRows(stored.messages, liveStreams) };
@@ -168,6 +173,9 @@ export async function loadThreadView({
     reset: activeReset ? activeResetOf(activeReset) : null,
     draft: draft && draft.fromSession === current?.number ? draftViewOf(draft) : null,
     review: profile.reviewResets,
+    pins: (pinRows ?? []).flatMap((p) =>
+      p.state === "pinned" ? [{ id: p.id, text: p.text }] : [],
+    ),
   };
 }
 

@@ -214,6 +214,12 @@ export interface LiveStream {
   startedAt: string;
 }
 
+/** One of the thread's current pins (docs/handoffs.md#pins), as the cards mark and unpin it. */
+export interface ThreadPinView {
+  id: string;
+  text: string;
+}
+
 /** A context reset running in the thread now, so a reloaded page can show it and queue input. */
 export interface ActiveResetView {
   /** The number of the session being reset. */

@@ -73,13 +73,13 @@ describe("writeHandoffArtifact", () => {
     const { model, prompts } = scripted(["not json at all", "still {broken"]);
     const previous = {
       ...emptyArtifact("Earlier goal", "earlier state"),
-      must_preserve: ["the API is frozen"],
+      key_decisions: ["the API is frozen"],
     };
     const result = await writeHandoffArtifact({ ...base, model, previous });
     expect(result.source).toBe("mechanical");
     expect(prompts).toHaveLength(2);
     expect(result.artifact.goal).toBe("Earlier goal");
-    expect(result.artifact.must_preserve).toEqual(["the API is frozen"]);
+    expect(result.artifact.key_decisions).toEqual(["the API is frozen"]);
     expect(result.artifact.state_summary).toContain("let's ship it");
   });
 

@@ -33,6 +33,7 @@ import {
 } from "./reset-commit";
 import { watchReset } from "./reset-watch";
 import { loadSessionContext } from "./session-context";
+import { withThreadPins } from "./thread-pins";
 
 export {
   committedSessionOf,
@@ -170,7 +171,9 @@ async function prepareReset(input: ResetInput, signal: AbortSignal): Promise<Pre
     stepInFlight: input.midRun ? stepInFlightOf(ctx.plan, userTexts.at(-1)) : null,
     pendingCalls: ctx.rows.flatMap((m) => pendingApprovalsOf(m.parts).map(describePendingCall)),
   });
-  const consolidated = consolidateArtifact(withFacts);
+  // The thread's pins, exactly: a person may have pinned or unpinned since the last brief.
+  const pinned = await withThreadPins(withFacts, { userId, threadId });
+  const consolidated = consolidateArtifact(pinned);
   const redacted = redactArtifact(consolidated.artifact);
   const bound = await boundArtifact(redacted.artifact, {
     profile,

@@ -77,13 +77,13 @@ describe("mergeMechanicalFacts: carried from the previous artifact", () => {
     needs_authorization: ["Deploy to production", "Delete old invoices"],
   });
 
-  it("keeps must_preserve the model dropped, previous order first, no duplicates", () => {
+  it("leaves must_preserve as written: the reset takes pins from the thread, not the brief", () => {
     const merged = mergeMechanicalFacts({
       artifact: artifact({ must_preserve: ["Prices in cents", "Use UTC"] }),
       previous,
       filesTouched: [],
     });
-    expect(merged.must_preserve).toEqual(["Never charge twice", "Prices in cents", "Use UTC"]);
+    expect(merged.must_preserve).toEqual(["Prices in cents", "Use UTC"]);
   });
 
   it("carries open tasks unless completed_work names their id or text", () => {
@@ -142,7 +142,7 @@ describe("mergeMechanicalFacts: carried from the previous artifact", () => {
     expect(merged.needs_authorization).toEqual(["Deploy to production"]);
   });
 
-  it("keeps must_preserve through chained merges 1 → 2 → 3", () => {
+  it("carries open tasks and refreshes the last request through chained merges 1 → 2 → 3", () => {
     const first = mergeMechanicalFacts({
       artifact: artifact({ must_preserve: ["pin A"], remaining_tasks: [{ id: "t1", task: "a" }] }),
       previous: null,
@@ -161,8 +161,7 @@ describe("mergeMechanicalFacts: carried from the previous artifact", () => {
       filesTouched: [],
       lastUserRequest: "request 3",
     });
-    expect(second.must_preserve).toEqual(["pin A", "pin B"]);
-    expect(third.must_preserve).toEqual(["pin A", "pin B"]);
+    expect(third.must_preserve).toEqual([]);
     expect(second.remaining_tasks).toEqual([{ id: "t1", task: "a" }]);
     expect(third.remaining_tasks).toEqual([]);
     expect(third.in_progress).toEqual([`${LAST_USER_REQUEST_PREFIX}request 3`]);
@@ -190,7 +189,8 @@ describe("mechanicalArtifact", () => {
       completed_work: ["Checkout"],
       key_decisions: ["Stripe"],
       confirmed_facts: ["Cents"],
-      must_preserve: ["Never charge twice"],
+      // Pins come from the thread's pins at the reset, not from the previous brief.
+      must_preserve: [],
       remaining_tasks: [{ id: "t1", task: "Refunds" }],
       unknowns: ["VAT?"],
       in_progress: [`${LAST_USER_REQUEST_PREFIX}make refunds work`],

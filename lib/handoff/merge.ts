@@ -84,9 +84,10 @@ export interface MergeMechanicalFactsInput {
 
 /**
  * Returns a new artifact with: files touched unioned into `files_modified`; the last user request
- * present verbatim in a field trimming never touches (else added to `in_progress`); the previous
- * `must_preserve` items; and the previous open items (tasks, in-progress work, unknowns, authorizations) unless the new
- * artifact settles them. A task is settled when `completed_work` mentions its id or its text; an
+ * present verbatim in a field trimming never touches (else added to `in_progress`); and the
+ * previous open items (tasks, in-progress work, unknowns, authorizations) unless the new
+ * artifact settles them. `must_preserve` is left as written: a reset sets it from the thread's
+ * pins (lib/context/thread-pins.ts), which a person can also remove. A task is settled when `completed_work` mentions its id or its text; an
  * in-progress item or authorization when `completed_work` mentions it; an unknown when
  * `completed_work` or `confirmed_facts` does.
  */
@@ -110,7 +111,6 @@ export function mergeMechanicalFacts({
 
   const merged: HandoffArtifact = {
     ...artifact,
-    must_preserve: carryOver(prev?.must_preserve ?? [], artifact.must_preserve, exact),
     remaining_tasks: carryOver(
       prev?.remaining_tasks ?? [],
       artifact.remaining_tasks,
@@ -165,8 +165,9 @@ function truncate(text: string, max: number): string {
 }
 
 /**
- * The artifact written without the model: it keeps everything the previous handoff carried,
- * says plainly that it is mechanical, and quotes the most recent user messages.
+ * The artifact written without the model: it keeps what the previous handoff carried (its pins
+ * come from the thread's pins, set by the reset), says plainly that it is mechanical, and quotes
+ * the most recent user messages.
  */
 export function mechanicalArtifact({
   goal,

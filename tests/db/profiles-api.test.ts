@@ -107,6 +107,7 @@ describe("profiles: create, list, get, patch, delete", () => {
           "delete_file",
           "update_plan",
           "search_history",
+          "pin",
         ],
       },
       delegation: {

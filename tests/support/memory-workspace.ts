@@ -17,6 +17,8 @@ const fail = (error: string): Result => ({ ok: false, error });
 export interface MemoryWorkspace {
   files: Map<string, string>;
   plan: PlanItem[];
+  /** Texts the `pin` tool pinned, in order. */
+  pins: string[];
   /** Every executed call, in order. */
   calls: { toolName: string; input: Record<string, unknown> }[];
   /** AI SDK tools: the real definitions with in-memory executes. */
@@ -62,6 +64,7 @@ export function createMemoryWorkspace({
   const ws: MemoryWorkspace = {
     files,
     plan: [],
+    pins: [],
     calls,
     tools: {},
     definitions: () => toolDefinitionsOf(ws.tools),
@@ -108,6 +111,12 @@ export function createMemoryWorkspace({
             return fail(`The plan is invalid: ${parsed.error.issues[0]?.message}`);
           ws.plan = parsed.data;
           return { ok: true, items: parsed.data, version: calls.length };
+        }
+        case "pin": {
+          const text = String(input.text ?? "").trim();
+          if (text === "") return fail("Give the text to pin.");
+          ws.pins.push(text);
+          return { ok: true, pinned: text };
         }
         default:
           return fail(`No tool ${toolName}.`);

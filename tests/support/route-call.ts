@@ -125,6 +125,10 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
   const [run] = rowsOf<{ id: string }>(
     await getDb().execute(sql`select id from runs where thread_id = ${threadId} limit 1`),
   );
+  // "remember x" pinned x through the pin tool.
+  const [pin] = rowsOf<{ id: string }>(
+    await getDb().execute(sql`select id from thread_pins where thread_id = ${threadId} limit 1`),
+  );
 
   const share = await json(
     await callRoute(
@@ -172,6 +176,7 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
       threadId,
       shareToken: String(share.token),
       ...(run ? { runId: run.id } : {}),
+      ...(pin ? { pinId: pin.id } : {}),
       handoffKey: "victim-notes",
       handoffId: String(handoff.id),
       tokenId: String(token.id),

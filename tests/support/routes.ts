@@ -110,6 +110,8 @@ export interface Victim {
   shareToken: string;
   /** The run that answered the victim's message (absent where the seeding made none). */
   runId?: string;
+  /** One of the thread's pins (absent where the seeding made none). */
+  pinId?: string;
   /** The slug of one of the victim's agent profiles. */
   profileId: string;
   email: string;
@@ -174,6 +176,7 @@ function dynamicValue(route: RouteFile, index: number, name: string, victim: Vic
   if (parent === "handoffs") return victim.handoffKey;
   if (parent === "share") return victim.shareToken;
   if (parent === "runs") return victim.runId ?? randomUUID();
+  if (parent === "pins") return victim.pinId ?? randomUUID();
   if (parent === "profiles") return victim.profileId;
   throw new Error(
     `${route.file}: no sample value for [${name}] after "${parent}"; add one in tests/support/routes.ts`,
@@ -202,6 +205,8 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
       return [{ fromSession: 1 }];
     case "POST /api/threads/[id]/reset/commit":
       return [{ fromSession: 1, draft: artifact }];
+    case "POST /api/threads/[id]/pins":
+      return [{ text: "forged pin" }];
     case "POST /api/handoffs":
       return [{ key: "forged-key", artifact }];
     case "POST /api/handoffs/import":
@@ -236,6 +241,7 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
     case "DELETE /api/threads/[id]":
     case "POST /api/threads/[id]/share":
     case "DELETE /api/threads/[id]/share":
+    case "DELETE /api/threads/[id]/pins/[pinId]":
     case "DELETE /api/handoffs/[key]":
     case "POST /api/handoffs/groom":
     case "DELETE /api/tokens/[id]":

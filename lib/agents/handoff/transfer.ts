@@ -1,9 +1,9 @@
 // Carrying out an accepted agent handoff: the source's session ends and the target's begins
 // (trigger `agent_handoff`), in one commit that also stores the brief as a handoff revision of
 // the thread's key (kind `agent_handoff`) and makes the target the thread's agent. The revision's
-// artifact is mapped from the brief and merged like any handoff's — pins, open tasks and plan,
-// files and the last request carried, secrets masked — and the brief the target reads lists
-// what the merge keeps.
+// artifact is mapped from the brief and merged like any handoff's — the thread's pins, open tasks
+// and plan, files and the last request carried, secrets masked — and the brief the target reads
+// lists what the merge keeps.
 import "server-only";
 import { getDb } from "@/db/client";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
@@ -14,6 +14,7 @@ import { messageText } from "@/lib/chat/request";
 import type { AgentBrief, AgentHandoffPart, ContextPart, HandoffView } from "@/lib/chat/types";
 import { applyRunFacts } from "@/lib/context/mechanical-facts";
 import { handoffViewOf, loadSessionContext } from "@/lib/context/session-context";
+import { withThreadPins } from "@/lib/context/thread-pins";
 import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { contentIdsFor } from "@/lib/handoff/content-id";
 import { mergeMechanicalFacts } from "@/lib/handoff/merge";
@@ -72,14 +73,17 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       listTouchedPaths(getDb(), { userId, threadId, sessionId: session.id }),
     ]);
     const userTexts = ctx.rows.filter((m) => m.role === "user").map((m) => messageText(m.parts));
-    const merged = applyRunFacts(
-      mergeMechanicalFacts({
-        artifact: briefArtifact(handoff.brief),
-        previous: ctx.brief?.artifact ?? null,
-        filesTouched: filesModified,
-        lastUserRequest: userTexts.at(-1),
-      }),
-      { filesModified, plan: ctx.plan, pendingCalls: [] },
+    const merged = await withThreadPins(
+      applyRunFacts(
+        mergeMechanicalFacts({
+          artifact: briefArtifact(handoff.brief),
+          previous: ctx.brief?.artifact ?? null,
+          filesTouched: filesModified,
+          lastUserRequest: userTexts.at(-1),
+        }),
+        { filesModified, plan: ctx.plan, pendingCalls: [] },
+      ),
+      { userId, threadId },
     );
     const { artifact, redactions } = redactArtifact(merged);
     // The brief the target reads keeps what the merge carried: every pin, every file touched.

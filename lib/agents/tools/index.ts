@@ -8,12 +8,14 @@
 import "server-only";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "../tool-names";
 import type { ToolContext, ToolKind } from "./context";
+import { createPinTools } from "./pins";
 import { createPlanTools } from "./plan";
 import { createRecallTools } from "./recall";
 import { withSpill } from "./spill";
 import { createWorkspaceTools } from "./workspace";
 
 export type { ToolContext, ToolFailure, ToolKind } from "./context";
+export type { PinOutput } from "./pins";
 export type { UpdatePlanOutput } from "./plan";
 export type { RecallResult, SearchHistoryOutput } from "./recall";
 export { type SpilledResult, spillLargeResult, withSpill } from "./spill";
@@ -35,12 +37,15 @@ export const TOOL_KINDS = {
   delete_file: "effectful",
   update_plan: "readOnly",
   search_history: "readOnly",
+  // It only changes what the next handoff carries; a person can unpin at any time.
+  pin: "readOnly",
 } as const satisfies Record<BuiltinToolName, ToolKind>;
 
 export function createBuiltinTools(ctx: ToolContext) {
   const workspace = createWorkspaceTools(ctx);
   const plan = createPlanTools(ctx);
   const recall = createRecallTools(ctx);
+  const pins = createPinTools(ctx);
   return {
     list_files: withSpill("list_files", workspace.list_files, ctx),
     read_file: workspace.read_file,
@@ -50,6 +55,7 @@ export function createBuiltinTools(ctx: ToolContext) {
     update_plan: withSpill("update_plan", plan.update_plan, ctx),
     // Bounded by its own limits (a few short snippets), like read_file.
     search_history: recall.search_history,
+    pin: pins.pin,
   } satisfies Record<BuiltinToolName, unknown>;
 }
 

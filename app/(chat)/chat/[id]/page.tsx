@@ -32,6 +32,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialReset={view.reset}
       initialDraft={view.draft}
       initialReview={view.review}
+      initialPins={view.pins}
       models={models}
       initialModel={model}
       agents={agents}

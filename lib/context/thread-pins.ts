@@ -1,0 +1,82 @@
+// The thread's pins as resets and the pins API use them (docs/handoffs.md#pins): a handoff's
+// must_preserve is exactly what the thread pins now, and people pin and unpin through the API.
+import "server-only";
+import { listThreadPins, pinText, unpinById } from "@/db/queries/pins";
+import type { PinSource, PinState, ThreadPin } from "@/db/schema";
+import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { carriedPins, pinKeyOf } from "@/lib/handoff/pins";
+
+interface ThreadRef {
+  userId: string;
+  threadId: string;
+}
+
+/**
+ * The artifact with must_preserve set from the thread's pins: every current pin, then what the
+ * writer listed that is neither a pin nor unpinned by the user. Those additions become pins when
+ * the reset commits (db/queries/resets.ts), not before.
+ */
+export async function withThreadPins(
+  artifact: HandoffArtifact,
+  thread: ThreadRef,
+): Promise<HandoffArtifact> {
+  const pins = (await listThreadPins(thread)) ?? [];
+  return { ...artifact, must_preserve: carriedPins(artifact.must_preserve, pins) };
+}
+
+export interface PinView {
+  id: string;
+  text: string;
+  source: PinSource;
+  state: PinState;
+  createdAt: string;
+}
+
+export function pinViewOf(pin: ThreadPin): PinView {
+  return {
+    id: pin.id,
+    text: pin.text,
+    source: pin.source,
+    state: pin.state,
+    createdAt: pin.createdAt.toISOString(),
+  };
+}
+
+/** The thread's current pins, oldest first; null when it is not the user's thread. */
+export async function listPinViews(thread: ThreadRef): Promise<PinView[] | null> {
+  const rows = await listThreadPins(thread);
+  return rows ? rows.filter((r) => r.state === "pinned").map(pinViewOf) : null;
+}
+
+/**
+ * Pins `text` for the user (stored masked). `created` is false when it was pinned already; null
+ * when it is not the user's thread.
+ */
+export async function addThreadPin({
+  text,
+  source,
+  ...thread
+}: ThreadRef & { text: string; source: PinSource }): Promise<{
+  pin: PinView;
+  created: boolean;
+} | null> {
+  const rows = await listThreadPins(thread);
+  if (!rows) return null;
+  const key = pinKeyOf(text);
+  const existing = rows.find((r) => r.normalized === key && r.state === "pinned");
+  if (existing) return { pin: pinViewOf(existing), created: false };
+  const pin = await pinText({ ...thread, text, source });
+  return pin ? { pin: pinViewOf(pin), created: true } : null;
+}
+
+/** Unpins one pin (kept as a tombstone); "no_thread" or "no_pin" when there is none to unpin. */
+export async function removeThreadPin({
+  pinId,
+  ...thread
+}: ThreadRef & { pinId: string }): Promise<PinView | "no_thread" | "no_pin"> {
+  const rows = await listThreadPins(thread);
+  if (!rows) return "no_thread";
+  if (!rows.some((r) => r.id === pinId)) return "no_pin";
+  const pin = await unpinById({ ...thread, pinId });
+  return pin ? pinViewOf(pin) : "no_pin";
+}
