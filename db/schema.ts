@@ -581,7 +581,9 @@ export type RunStatus =
   /** A reset the run needed could not help (failure_reason `thrash`). */
   | "reset_failed"
   /** Its server died while it streamed text; the user may Continue it (its message says so). */
-  | "interrupted";
+  | "interrupted"
+  /** Parked at a reset's draft under review (review `always`): resumed when the draft ends. */
+  | "awaiting_review";
 
 /** A run: one turn of model steps and tool calls, possibly spanning several sessions. */
 export const runs = pgTable(

@@ -150,17 +150,23 @@ export const DRAFT_EXPIRED = "the draft waited too long for review";
 export async function expireDueDrafts(
   scope: { threadId?: string } = {},
 ): Promise<(ResetDraft & { userId: string })[]> {
+  const isDue = and(
+    eq(resetDrafts.state, "awaiting_review"),
+    lte(resetDrafts.expiresAt, sql`now()`),
+    scope.threadId ? eq(resetDrafts.threadId, scope.threadId) : undefined,
+  );
+  // Checked on every touch of a thread: the common case (nothing due) is one indexed read.
+  const [any] = await getDb()
+    .select({ threadId: resetDrafts.threadId })
+    .from(resetDrafts)
+    .where(isDue)
+    .limit(1);
+  if (!any) return [];
   return getDb().transaction(async (tx) => {
     const due = await tx
       .update(resetDrafts)
       .set({ state: "expired", updatedAt: new Date() })
-      .where(
-        and(
-          eq(resetDrafts.state, "awaiting_review"),
-          lte(resetDrafts.expiresAt, sql`now()`),
-          scope.threadId ? eq(resetDrafts.threadId, scope.threadId) : undefined,
-        ),
-      )
+      .where(isDue)
       .returning();
     const expired: (ResetDraft & { userId: string })[] = [];
     for (const draft of due) {

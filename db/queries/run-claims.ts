@@ -21,6 +21,7 @@ type Tx = Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0];
 /** A run that still answers its request: running on a live instance, or waiting for the user. */
 const answersLive = or(
   eq(runs.status, "awaiting_approval"),
+  eq(runs.status, "awaiting_review"),
   and(eq(runs.status, "running"), instanceIsLive(runs.instanceId)),
 );
 
@@ -225,6 +226,39 @@ async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean>
     )
     .limit(1);
   return row !== undefined;
+}
+
+/** The thread's runs parked at a draft under review, oldest first. */
+export async function listRunsAwaitingReview(threadId: string): Promise<Run[]> {
+  return getDb()
+    .select()
+    .from(runs)
+    .where(and(eq(runs.threadId, threadId), eq(runs.status, "awaiting_review")))
+    .orderBy(asc(runs.startedAt));
+}
+
+/**
+ * Claims a run parked at a draft for `instanceId` once the draft ended (null when another
+ * server claimed it first); it streams anew, from `streamBaseParts` of its message.
+ */
+export async function claimRunAfterReview(input: {
+  runId: string;
+  instanceId: string;
+  streamBaseParts: number;
+}): Promise<Run | null> {
+  const [claimed] = await getDb()
+    .update(runs)
+    .set({
+      status: "running",
+      instanceId: input.instanceId,
+      streamId: crypto.randomUUID(),
+      streamMessageId: sql`${runs.messageId}`,
+      streamBaseParts: input.streamBaseParts,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(runs.id, input.runId), eq(runs.status, "awaiting_review")))
+    .returning();
+  return claimed ?? null;
 }
 
 /** Ends a run that died with its server: `interrupted` keeps it continuable, `failed` does not. */

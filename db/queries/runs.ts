@@ -110,7 +110,7 @@ export async function finishRun({
       status,
       failureReason,
       updatedAt: now,
-      endedAt: status === "awaiting_approval" ? null : now,
+      endedAt: status === "awaiting_approval" || status === "awaiting_review" ? null : now,
     })
     .where(and(eq(runs.id, runId), eq(runs.status, "running"), ownedRun(userId)))
     .returning();

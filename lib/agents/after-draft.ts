@@ -1,5 +1,5 @@
-// What waited for a handoff draft under review goes on once the draft ends: the messages queued
-// behind it are answered — in session N+1 after a commit, in session N after a cancel or expiry —
+// What waited for a handoff draft under review goes on once the draft ends: the run it parked
+// resumes and the messages queued behind it are answered — in session N+1 after a commit, in session N after a cancel or expiry —
 // by the same recovery path that answers messages whose reset died, each as a recorded run.
 import "server-only";
 import type { DraftEnd } from "@/db/queries/reset-drafts";
@@ -9,6 +9,7 @@ import { recoveryOf } from "./recovery-registry";
 export async function answerAfterDraft({
   userId,
   threadId,
+  end,
 }: {
   userId: string;
   threadId: string;
@@ -17,5 +18,5 @@ export async function answerAfterDraft({
 }): Promise<void> {
   // A recovery already running would be joined with its own cut-off: let it end first.
   await recoveryOf(threadId);
-  await recoverThread(userId, threadId, { acceptedBefore: new Date(), afterDraft: true }).done;
+  await recoverThread(userId, threadId, { acceptedBefore: new Date(), afterDraft: end }).done;
 }

@@ -10,12 +10,15 @@ import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
+import type { DraftEnd } from "@/db/queries/reset-drafts";
 import { releaseDeadResets } from "@/db/queries/resets";
 import {
   claimDeadRuns,
   claimOrphans,
+  claimRunAfterReview,
   endDeadRun,
   listRecoveryCandidates,
+  listRunsAwaitingReview,
 } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
@@ -38,10 +41,11 @@ export interface RecoveryOptions {
   /** Messages accepted before this may be orphans (default: before start-up, or the grace). */
   acceptedBefore?: Date;
   /**
-   * The orphans waited for a draft under review that just ended: they are answered like queued
-   * messages, without a reset before their first call (the user has just decided on that one).
+   * A draft under review just ended so: the runs it parked resume, and the messages queued behind
+   * it are answered like queued ones, without a reset before their first call (the user has just
+   * decided on that one).
    */
-  afterDraft?: boolean;
+  afterDraft?: DraftEnd;
 }
 
 const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
@@ -126,16 +130,23 @@ async function recover(
     const outcome = await settleDeadRun(userId, threadId, run, thread.model);
     if (outcome) resumable.push(outcome);
   }
+  const parked = options.afterDraft
+    ? await claimParkedRuns(userId, threadId, instanceId)
+    : { resumable: [], unstarted: [] };
+  resumable.push(...parked.resumable);
   const acceptedBefore =
     options.acceptedBefore ??
     new Date(Math.max(instanceStartedAt().getTime(), Date.now() - ORPHAN_GRACE_MS));
-  const orphans = await claimOrphans({
-    userId,
-    threadId,
-    instanceId,
-    maxSteps: profile.maxSteps,
-    acceptedBefore,
-  });
+  const orphans = [
+    ...parked.unstarted,
+    ...(await claimOrphans({
+      userId,
+      threadId,
+      instanceId,
+      maxSteps: profile.maxSteps,
+      acceptedBefore,
+    })),
+  ].sort((a, b) => a.request.seq - b.request.seq);
   markClaimed();
   if (resumable.length || orphans.length) {
     log.info("recovering thread", undefined, {
@@ -158,7 +169,8 @@ async function recover(
     languageModel,
     threadModelId,
     signal: new AbortController().signal,
-    queued: options.afterDraft ?? false,
+    queued: options.afterDraft !== undefined,
+    reviewEnded: options.afterDraft,
     recovering: true,
   };
   for (const item of resumable) {
@@ -193,6 +205,34 @@ async function recover(
         : request;
     await drain(streamRun({ ...base, session, request: placed, claimed: run }));
   }
+}
+
+/**
+ * The runs a draft under review parked, claimed to go on: one with steps resumes in its message
+ * (in the session the draft's end left), one parked before its first call starts it.
+ */
+async function claimParkedRuns(userId: string, threadId: string, instanceId: string) {
+  const resumable: { run: Run; message: Message; request: Message }[] = [];
+  const unstarted: { run: Run; request: Message }[] = [];
+  for (const run of await listRunsAwaitingReview(threadId)) {
+    const request = run.requestMessageId
+      ? await getMessage({ userId, threadId, id: run.requestMessageId })
+      : null;
+    const message = run.messageId
+      ? await getMessage({ userId, threadId, id: run.messageId })
+      : null;
+    const claimed = request
+      ? await claimRunAfterReview({
+          runId: run.id,
+          instanceId,
+          streamBaseParts: message?.parts.length ?? 0,
+        })
+      : null;
+    if (!claimed || !request) continue;
+    if (message && message.parts.length > 0) resumable.push({ run: claimed, message, request });
+    else unstarted.push({ run: claimed, request });
+  }
+  return { resumable, unstarted };
 }
 
 /**

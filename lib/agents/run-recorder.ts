@@ -148,7 +148,7 @@ export class RunRecorder {
       ...this.tokens,
       ...(reason ? { failureReason: reason } : {}),
     });
-    if (status !== "awaiting_approval") {
+    if (status !== "awaiting_approval" && status !== "awaiting_review") {
       this.record(FAILED.has(status) ? "run_failed" : "run_completed", {
         status,
         handoffs,

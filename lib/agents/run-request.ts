@@ -46,6 +46,11 @@ export interface RunRequest {
   claimed?: Run;
   /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
   recovering?: boolean;
+  /**
+   * The run waited for a draft under review that ended so: after a cancel or expiry it goes on
+   * in its session without resetting again (the user has just decided against it).
+   */
+  reviewEnded?: "committed" | "cancelled" | "expired";
 }
 
 /** A new session reaching the threshold within this many of its steps stops the run. */

@@ -19,10 +19,16 @@ export interface MidRunReset {
   session: ChatSession;
   request: Message;
   reading: ContextPart;
+  runId: string | null;
 }
 
-/** The session the run goes on in, or null when the reset failed or was cancelled. */
-export async function resetBetweenSteps(input: MidRunReset): Promise<ChatSession | null> {
+/**
+ * The session the run goes on in, null when the reset failed or was cancelled, or `suspended`
+ * when it stopped at a draft for the user's review (review `always`).
+ */
+export async function resetBetweenSteps(
+  input: MidRunReset,
+): Promise<ChatSession | null | "suspended"> {
   const { scope, out, session, request, reading } = input;
   const outcome = await performReset({
     userId: scope.userId,
@@ -39,9 +45,12 @@ export async function resetBetweenSteps(input: MidRunReset): Promise<ChatSession
     contextWindow: reading.contextWindow,
     utilization: reading.utilization,
     midRun: true,
+    review: scope.profile.reviewResets === "always",
+    runId: input.runId,
     emit: (part) =>
       out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
   });
+  if (outcome.kind === "draft") return "suspended";
   let next: ChatSession | null = null;
   if (outcome.kind === "committed") next = outcome.session;
   else if (outcome.kind === "busy") {

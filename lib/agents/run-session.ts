@@ -141,6 +141,8 @@ export interface BeforeFirstCall {
   queued: boolean;
   /** Loads and measures a session (writing the reading to the meter). */
   view: (session: ChatSession) => Promise<SessionView>;
+  /** The run's row: a reset under review `always` suspends it at the draft. */
+  runId: string;
 }
 
 /**
@@ -150,7 +152,7 @@ export interface BeforeFirstCall {
 export async function prepareFirstCall(
   input: BeforeFirstCall,
   start: { session: ChatSession; view: SessionView },
-): Promise<{ session: ChatSession; view: SessionView; reset: boolean }> {
+): Promise<{ session: ChatSession; view: SessionView; reset: boolean; suspended?: boolean }> {
   const { scope, out, request } = input;
   const { profile } = scope;
   let { session, view } = start;
@@ -201,9 +203,13 @@ export async function prepareFirstCall(
     contextTokens: view.context.inputTokens,
     contextWindow: view.context.contextWindow,
     utilization: view.context.utilization,
+    review: profile.reviewResets === "always",
+    runId: input.runId,
     emit: (part) =>
       out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
   });
+  // Stopped at the draft: the run waits for the user's review (its stream ends here).
+  if (outcome.kind === "draft") return { session, view, reset: false, suspended: true };
   let next: ChatSession | null = null;
   if (outcome.kind === "committed") next = outcome.session;
   // Another request is resetting this session: this message waits for it like a queued one.

@@ -130,6 +130,7 @@ class RunLoop {
     private readonly control: RunControl,
   ) {
     this.session = input.session;
+    this.resetFailed = input.reviewEnded !== undefined && input.reviewEnded !== "committed";
     const initial: ChatMessage = input.resume
       ? toChatMessage(input.resume.message)
       : { id: crypto.randomUUID(), role: "assistant", parts: [] };
@@ -154,7 +155,9 @@ class RunLoop {
     let end: LegEnd = "failed";
     const saving = setInterval(() => this.saver.tick(), SAVE_INTERVAL_MS);
     try {
-      let view = this.input.resume ? await this.resumeRun() : await this.startRun();
+      const started = this.input.resume ? await this.resumeRun() : await this.startRun();
+      if (started === "suspended") return await this.suspend();
+      let view = started;
       if (this.input.resume?.mode === "continue" && this.wantsReset(view.context)) {
         // Continuing a run that died at the threshold: reset first, as it was about to.
         const next = await this.resetBetweenSteps({
@@ -163,6 +166,7 @@ class RunLoop {
           reading: view.context,
           usage: { inputTokens: 0, outputTokens: 0 },
         });
+        if (next === "suspended") return await this.suspend();
         if (next !== "approval") view = next;
       }
       for (;;) {
@@ -187,6 +191,7 @@ class RunLoop {
           return;
         }
         const next = await this.resetBetweenSteps(leg);
+        if (next === "suspended") return await this.suspend();
         if (next === "approval") {
           end = "approval";
           break;
@@ -207,7 +212,7 @@ class RunLoop {
 
   // ── entering the run ──
 
-  private async startRun(): Promise<SessionView> {
+  private async startRun(): Promise<SessionView | "suspended"> {
     const { request, claimed } = this.input;
     if (!claimed) throw new Error("a new run needs the run row that claimed its request");
     this.runRow = claimed;
@@ -232,9 +237,11 @@ class RunLoop {
         request,
         queued: this.input.queued,
         view: (session) => this.view(session),
+        runId: claimed.id,
       },
       { session: this.session, view: await this.view(this.session) },
     );
+    if (prepared.suspended) return "suspended";
     this.session = prepared.session;
     this.enteredByReset = prepared.reset;
     await placeRunStart({ runId: claimed.id, sessionId: this.session.id });
@@ -464,7 +471,7 @@ class RunLoop {
 
   // ── between sessions ──
 
-  private async resetBetweenSteps(leg: LegResult): Promise<SessionView | "approval"> {
+  private async resetBetweenSteps(leg: LegResult): Promise<SessionView | "approval" | "suspended"> {
     const outcome = await resetBetweenSteps({
       scope: this.scope,
       model: this.agent.model,
@@ -472,7 +479,9 @@ class RunLoop {
       session: this.session,
       request: this.input.request,
       reading: leg.reading,
+      runId: this.runRow?.id ?? null,
     });
+    if (outcome === "suspended") return outcome;
     if (!outcome) {
       // The run goes on in this session, without trying again.
       this.resetFailed = true;
@@ -493,6 +502,20 @@ class RunLoop {
     this.out.writeSession(outcome);
     await this.openMessage();
     return this.view(outcome);
+  }
+
+  /**
+   * Parks the run at a draft under review: the message keeps its steps, the run waits
+   * (`awaiting_review`) and this stream ends; the draft's end resumes it (lib/agents/after-draft.ts).
+   */
+  private async suspend(): Promise<void> {
+    await this.storeMessage(await this.out.takeMessage(), "complete");
+    await this.endRun("awaiting_review", null);
+    this.writer.write({
+      type: "finish",
+      messageMetadata: { ...this.metadata, status: "complete" },
+    });
+    await this.out.close();
   }
 
   private async stopForThrash(reading: ContextPart): Promise<void> {
