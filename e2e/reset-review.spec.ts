@@ -93,6 +93,10 @@ test.describe("@own-server reset review", () => {
     await expect(chat.list("Completed work")).toContainText("measured room A");
     await expect(chat.list("Confirmed facts")).toContainText("the lift is small");
     mkdirSync(SHOTS, { recursive: true });
+    // Its top (title, five answers, goal) and its end (the buttons) at a desktop width.
+    await chat.editor.getByRole("heading", { name: /Review the handoff/ }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/editor-1280-top.png` });
+    await chat.startNewSession.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/editor-1280.png` });
     // At a phone's width nothing overflows sideways; dark mode stays readable (looked at).
     await page.setViewportSize({ width: 390, height: 844 });
@@ -103,6 +107,9 @@ test.describe("@own-server reset review", () => {
     );
     expect(overflows).toBe(false);
     await page.emulateMedia({ colorScheme: "dark" });
+    await chat.editor.getByRole("heading", { name: /Review the handoff/ }).scrollIntoViewIfNeeded();
+    // Buttons fade their colours in: let the change of scheme settle before the picture.
+    await page.waitForTimeout(500);
     await page.screenshot({ path: `${SHOTS}/editor-390-dark.png` });
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -136,7 +136,11 @@ export function ChatPanel({
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
-  const onData = useStreamData({ setContext, setAgent, sessions });
+  // The review hook needs the thread's refresh, which needs the chat: a stream's draft reaches it
+  // through a ref set below.
+  const showDraftRef = useRef<(draft: DraftView) => void>(() => undefined);
+  const onDraft = useCallback((draft: DraftView) => showDraftRef.current(draft), []);
+  const onData = useStreamData({ setContext, setAgent, onDraft, sessions });
 
   const {
     messages,
@@ -259,6 +263,7 @@ export function ChatPanel({
     refresh,
     onSettled: markStale,
   });
+  showDraftRef.current = draftReview.showDraft;
   const awaitingDraft = draftReview.draft;
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
