@@ -11,6 +11,7 @@ import type { DraftListField as ListField } from "@/lib/chat/draft-edits";
 import { DraftListField, DraftTextField } from "./draft-fields";
 import { FiveQuestions } from "./five-questions";
 import { NotCarriedList } from "./not-carried";
+import { DraftPins } from "./pin-context";
 
 const LISTS: { field: ListField; label: string; hint?: string }[] = [
   { field: "completed_work", label: "Completed work" },
@@ -74,7 +75,9 @@ export function DraftEditor({
             ) : null}
           </p>
         </header>
-        <FiveQuestions artifact={artifact} />
+        <DraftPins>
+          <FiveQuestions artifact={artifact} />
+        </DraftPins>
         <div className="space-y-4 border-t border-zinc-200 px-3 py-3 dark:border-zinc-800">
           <DraftTextField
             label="Goal"
