@@ -301,6 +301,17 @@ export function ChatPanel({
     progressKey: pendingServerReset?.startedAt ?? "",
     poll: refresh,
   });
+  // Questions queued behind a reviewed draft are answered by the server on its own once the draft
+  // ends: re-read the thread (following the answers' streams) until none is left waiting.
+  const waitingQueued =
+    !queueing &&
+    liveReset === null &&
+    messages.some((m) => m.role === "user" && m.metadata?.status === "queued");
+  useAnsweringPoll({
+    active: waitingQueued && !busy && threadExists,
+    progressKey: "queued",
+    poll: refresh,
+  });
   const submit = useCallback(() => {
     const text = input.trim();
     if (!text) return;
