@@ -291,7 +291,7 @@ export function ChatPanel({
   // re-reading the thread, but never while this page's own stream runs.
   const serverAnswering = keepsPolling(answering);
   useAnsweringPoll({
-    active: serverAnswering && !busy && !manualReset && threadExists,
+    active: serverAnswering && !busy && !manualReset && !awaitingDraft && threadExists,
     progressKey: progressKey(answering),
     poll: refresh,
   });
@@ -425,7 +425,8 @@ export function ChatPanel({
                 busy={busy}
                 stoppedIds={stoppedIds}
                 failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-                answeringIds={answeringRows}
+                // While a draft waits, what the server holds is waiting for the review, not answered.
+                answeringIds={awaitingDraft ? undefined : answeringRows}
                 onCancelReset={(from) => void cancelReset(from)}
                 cancellingReset={cancelling}
                 onPlaceholdersNear={pages.loadNear}
