@@ -147,17 +147,15 @@ test.describe("@reset-server session UX", () => {
     await chat.sendMessage("remember the river is called Tagus");
     await chat.waitForReplyDone();
 
+    // The default agent reviews manual resets: the handoff is drafted (the placeholder shows while
+    // it is written), then waits, and a message sent now waits with it.
     await chat.newSession.click();
     await expect(chat.resetPlaceholder).toBeVisible();
+    await expect(chat.draftEditor).toBeVisible({ timeout: 30_000 });
+    await expect(chat.dividers).toHaveCount(0);
     await chat.composer.fill("what do you know?");
     await chat.composer.press("Enter");
     const queued = chat.userMessages.filter({ hasText: "what do you know?" });
-    await expect(queued.getByTestId("queued-badge")).toBeVisible();
-
-    // The default agent reviews manual resets: the drafted handoff waits, and so does the
-    // queued message, until the user starts the new session.
-    await expect(chat.draftEditor).toBeVisible({ timeout: 30_000 });
-    await expect(chat.dividers).toHaveCount(0);
     await expect(queued.getByTestId("queued-badge")).toContainText(
       "waits for your review of the handoff",
     );
