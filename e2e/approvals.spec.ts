@@ -71,7 +71,7 @@ test("delete asks for approval: deny, approve, allow for this session, a reset, 
   await expect(chat.fileEntry("work/p3.md")).toHaveCount(0);
 
   // A new session (the manual reset) ends the grant: the next delete asks again.
-  await chat.newSession.click();
+  await chat.resetThroughDraft();
   await expect(chat.divider(2)).toBeVisible({ timeout: 30_000 });
   await expect(chat.newSession).toBeEnabled();
   await chat.sendMessage("write work/p4.md: fourth");

@@ -113,7 +113,7 @@ test.describe("@reset-server session UX", () => {
     await expect(chat.meter).toHaveAttribute("aria-valuenow", /^[1-9]\d*$/);
   });
 
-  test("cancelling a manual reset keeps the session going", async ({ page }) => {
+  test("cancelling a manual reset while it drafts keeps the session going", async ({ page }) => {
     test.setTimeout(120_000);
     const chat = new SessionPage(page);
     await chat.openNew();
@@ -147,13 +147,19 @@ test.describe("@reset-server session UX", () => {
     await chat.sendMessage("remember the river is called Tagus");
     await chat.waitForReplyDone();
 
+    // The default agent reviews manual resets: the handoff is drafted (the placeholder shows while
+    // it is written), then waits, and a message sent now waits with it.
     await chat.newSession.click();
     await expect(chat.resetPlaceholder).toBeVisible();
+    await expect(chat.draftEditor).toBeVisible({ timeout: 30_000 });
+    await expect(chat.dividers).toHaveCount(0);
     await chat.composer.fill("what do you know?");
     await chat.composer.press("Enter");
     const queued = chat.userMessages.filter({ hasText: "what do you know?" });
-    await expect(queued.getByTestId("queued-badge")).toBeVisible();
-
+    await expect(queued.getByTestId("queued-badge")).toContainText(
+      "waits for your review of the handoff",
+    );
+    await chat.startNewSession.click();
     await expect(chat.divider(2)).toContainText("Session 2 started", { timeout: 30_000 });
     await expect(chat.divider(2)).toContainText("started manually");
     await expect(chat.toast("Session 2 started — context was reset")).toBeVisible();

@@ -87,7 +87,7 @@ test("a shared thread is readable read-only by anyone with the link until it is 
   await chat.openNew();
   await chat.sendMessage(`remember the staging key is ${SECRET}`);
   await chat.waitForReplyDone();
-  await chat.newSession.click();
+  await chat.resetThroughDraft();
   await expect(chat.divider(2)).toContainText("Session 2 started", { timeout: 30_000 });
   await chat.sendMessage("todo write the release notes");
   await chat.waitForReplyDone();
@@ -216,7 +216,7 @@ test.describe("@reset-server a shared thread of three sessions", () => {
       await chat.waitForReplyDone();
     }
     await expect(chat.divider(2)).toContainText("Session 2 started", { timeout: 30_000 });
-    await chat.newSession.click();
+    await chat.resetThroughDraft();
     await expect(chat.divider(3)).toContainText("Session 3 started", { timeout: 30_000 });
     await chat.sendMessage("what do you know?");
     await chat.waitForReplyDone();

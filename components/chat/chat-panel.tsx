@@ -3,14 +3,16 @@
 // retry, regenerate, continue and edit-last-message; replies the server streams that this tab
 // did not start, followed live (use-live-streams.ts) and placed under their questions
 // (lib/chat/live-messages.ts); sessions with live context resets (queueing what is sent
-// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), the
-// context meter, long-thread paging and sharing; tool calls with their approvals, the plan
+// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), a drafted
+// handoff waiting for the user's review (use-draft-review.ts), the context meter, long-thread paging and sharing; tool calls with their approvals, the plan
 // checklist and the Files panel; and messages the server answers on its own, followed by polling.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { DraftReviewProvider } from "@/components/session/draft-editor";
 import { ThreadPinsProvider } from "@/components/session/pin-context";
 import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
+import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import {
   answeringFrom,
   answeringIds,
@@ -33,6 +35,7 @@ import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
   ThreadPinView,
@@ -49,6 +52,7 @@ import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
 import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useDraftReview } from "./use-draft-review";
 import { useEscapeToStop } from "./use-escape-to-stop";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
@@ -81,6 +85,10 @@ export interface ChatPanelProps {
   initialLive?: LiveStream[];
   /** The reset running now (`ThreadView.reset`). */
   initialReset?: ActiveResetView | null;
+  /** The drafted handoff waiting for review (`ThreadView.draft`). */
+  initialDraft?: DraftView | null;
+  /** When the thread's resets stop at a draft (`ThreadView.review`). */
+  initialReview?: ReviewSetting;
   /** The thread's current pins (`ThreadView.pins`), which the handoff cards mark and change. */
   initialPins?: ThreadPinView[];
   models: ModelOption[];
@@ -101,6 +109,8 @@ export function ChatPanel({
   initialAnswering,
   initialLive,
   initialReset,
+  initialDraft,
+  initialReview,
   initialPins,
   models,
   initialModel,
@@ -119,6 +129,7 @@ export function ChatPanel({
   const [answering, setAnswering] = useState(() => answeringFrom(initialAnswering));
   // The reset the server reports running (a reloaded page, another tab's manual reset).
   const [serverReset, setServerReset] = useState<ActiveResetView | null>(initialReset ?? null);
+  const [review, setReview] = useState<ReviewSetting>(initialReview ?? "manual");
   // Set when a turn, a queued answer or a reset ended: the stored thread is then re-read once
   // things are quiet, so the list matches a reload (seqs, sessions, counts).
   const [stale, setStale] = useState(false);
@@ -127,7 +138,11 @@ export function ChatPanel({
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
-  const onData = useStreamData({ setContext, setAgent, sessions });
+  // The review hook needs the thread's refresh, which needs the chat: a stream's draft reaches it
+  // through a ref set below.
+  const showDraftRef = useRef<(draft: DraftView) => void>(() => undefined);
+  const onDraft = useCallback((draft: DraftView) => showDraftRef.current(draft), []);
+  const onData = useStreamData({ setContext, setAgent, onDraft, sessions });
 
   const {
     messages,
@@ -210,6 +225,8 @@ export function ChatPanel({
       // A reset may have pinned what its handoff added; the agent may have pinned something.
       if (page.pins) setPins(page.pins);
       setServerReset(page.reset ?? null);
+      if (page.review) setReview(page.review);
+      draftReview.showDraft(page.draft ?? null);
       addCoverage(coverageOf({}, page));
     },
     onQuiet: (page, merged) => {
@@ -245,15 +262,29 @@ export function ChatPanel({
       ? serverReset
       : null;
 
+  const draftReview = useDraftReview({
+    threadId,
+    initialDraft: initialDraft ?? null,
+    refresh,
+    onSettled: markStale,
+  });
+  showDraftRef.current = draftReview.showDraft;
+  const awaitingDraft = draftReview.draft;
   const { manualReset, cancelling, startManualReset, cancelReset } = useManualReset({
     threadId,
     currentSession,
     resetRunning: liveReset !== null || pendingServerReset !== null,
+    review,
     refresh,
+    onDraft: draftReview.showDraft,
     onSettled: markStale,
   });
+  // A reset running, or one whose draft waits for review: what is sent now is queued.
   const queueing =
-    liveReset?.event === "input_blocked" || manualReset !== null || pendingServerReset !== null;
+    liveReset?.event === "input_blocked" ||
+    manualReset !== null ||
+    pendingServerReset !== null ||
+    awaitingDraft !== null;
 
   useEffect(() => {
     if (!stale || busy || manualReset || !threadExists) return;
@@ -265,14 +296,25 @@ export function ChatPanel({
   // re-reading the thread, but never while this page's own stream runs.
   const serverAnswering = keepsPolling(answering);
   useAnsweringPoll({
-    active: serverAnswering && !busy && !manualReset && threadExists,
+    active: serverAnswering && !busy && !manualReset && !awaitingDraft && threadExists,
     progressKey: progressKey(answering),
     poll: refresh,
   });
   // A reset no stream of this tab carries: re-read the thread until it has ended.
   useAnsweringPoll({
-    active: pendingServerReset !== null && !manualReset,
+    active: pendingServerReset !== null && !manualReset && !awaitingDraft,
     progressKey: pendingServerReset?.startedAt ?? "",
+    poll: refresh,
+  });
+  // Questions queued behind a reviewed draft are answered by the server on its own once the draft
+  // ends: re-read the thread (following the answers' streams) until none is left waiting.
+  const waitingQueued =
+    !queueing &&
+    liveReset === null &&
+    messages.some((m) => m.role === "user" && m.metadata?.status === "queued");
+  useAnsweringPoll({
+    active: waitingQueued && !busy && threadExists,
+    progressKey: "queued",
     poll: refresh,
   });
   const submit = useCallback(() => {
@@ -320,8 +362,23 @@ export function ChatPanel({
       listMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
     );
     for (const entry of queued) queuedIds.add(entry.user.id);
-    return withResetPlaceholder(result, manualReset ?? pendingServerReset, queuedIds);
-  }, [listMessages, sessions, pages.covered, manualReset, pendingServerReset, queued]);
+    const reset = awaitingDraft
+      ? {
+          fromSession: awaitingDraft.fromSession,
+          trigger: awaitingDraft.trigger,
+          awaitingReview: true,
+        }
+      : (manualReset ?? pendingServerReset);
+    return withResetPlaceholder(result, reset, queuedIds);
+  }, [
+    listMessages,
+    sessions,
+    pages.covered,
+    manualReset,
+    pendingServerReset,
+    awaitingDraft,
+    queued,
+  ]);
 
   const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
     threadId,
@@ -356,7 +413,7 @@ export function ChatPanel({
         onAgentChange={(slug) => void changeAgent(slug, threadExists)}
         busy={busy}
         threadExists={threadExists}
-        resetDisabled={!threadExists || busy || manualReset !== null || queueing}
+        resetDisabled={!threadExists || busy || queueing}
         onReset={() => void startManualReset()}
         filesOpen={filesOpen}
         filesPanelId={filesPanelId}
@@ -364,23 +421,27 @@ export function ChatPanel({
       />
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          <ThreadPinsProvider threadId={threadId} pins={pins} onPinsChange={setPins}>
-            <MessageList
-              items={formatted.items}
-              sessionStartIndex={formatted.sessionStartIndex}
-              sessionAgents={formatted.sessionAgents}
-              streamingIds={streamingIds}
-              busy={busy}
-              stoppedIds={stoppedIds}
-              failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
-              answeringIds={answeringRows}
-              onCancelReset={(from) => void cancelReset(from)}
-              cancellingReset={cancelling}
-              onPlaceholdersNear={pages.loadNear}
-              actionsFor={(message) => actionsFor(message, actionContext)}
-              emptyState={<EmptyChat />}
-            />
-          </ThreadPinsProvider>
+          <DraftReviewProvider value={draftReview}>
+            <ThreadPinsProvider threadId={threadId} pins={pins} onPinsChange={setPins}>
+              <MessageList
+                items={formatted.items}
+                sessionStartIndex={formatted.sessionStartIndex}
+                sessionAgents={formatted.sessionAgents}
+                streamingIds={streamingIds}
+                busy={busy}
+                stoppedIds={stoppedIds}
+                failedId={error && lastMessage?.role === "assistant" ? lastMessage.id : null}
+                // While a draft waits, what the server holds is waiting for the review, not answered.
+                answeringIds={awaitingDraft ? undefined : answeringRows}
+                onCancelReset={(from) => void cancelReset(from)}
+                cancellingReset={cancelling}
+                onPlaceholdersNear={pages.loadNear}
+                actionsFor={(message) => actionsFor(message, actionContext)}
+                emptyState={<EmptyChat />}
+                queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
+              />
+            </ThreadPinsProvider>
+          </DraftReviewProvider>
           {error && lastMessage?.role === "user" ? (
             <FailedRequestAlert message={readableError(error)} onRetry={() => void regenerate()} />
           ) : null}

@@ -24,6 +24,7 @@ import { type MessageActions, MessageView } from "./message-view";
 export const MESSAGE_ROW_ESTIMATE = 96;
 const DIVIDER_ESTIMATE = 150;
 const LIVE_DIVIDER_ESTIMATE = 72;
+const DRAFT_EDITOR_ESTIMATE = 1200;
 const COMPACTION_ESTIMATE = 44;
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
@@ -34,6 +35,7 @@ function estimateOf(item: ListItem | undefined): number {
     case "placeholder":
       return item.count * MESSAGE_ROW_ESTIMATE;
     case "session_divider":
+      if (item.live?.event === "awaiting_review") return DRAFT_EDITOR_ESTIMATE;
       return item.live ? LIVE_DIVIDER_ESTIMATE : DIVIDER_ESTIMATE;
     case "compaction":
       return COMPACTION_ESTIMATE;
@@ -88,6 +90,8 @@ export interface MessageListProps {
   failedId?: string | null;
   /** Rows the server is answering (or writing) on its own, outside this page's stream. */
   answeringIds?: ReadonlySet<string>;
+  /** Why queued questions wait now, when it is not simply a reset running. */
+  queuedNote?: string;
   actionsFor?: (message: ChatMessage) => MessageActions;
   /** Offered on a live reset placeholder; omitted on a read-only thread. */
   onCancelReset?: (fromSession: number) => void;
@@ -106,6 +110,7 @@ export function MessageList({
   stoppedIds = NO_IDS,
   failedId = null,
   answeringIds = NO_IDS,
+  queuedNote,
   actionsFor,
   onCancelReset,
   cancellingReset = false,
@@ -279,6 +284,7 @@ export function MessageList({
             failed={item.message.id === failedId}
             answering={answeringIds.has(item.message.id)}
             waitingOnReset={resetRunning}
+            queuedNote={queuedNote}
             agentName={item.agent?.name}
             actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
           />

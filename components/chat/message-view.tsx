@@ -55,6 +55,7 @@ export const MessageView = memo(function MessageView({
   failed,
   answering = false,
   waitingOnReset = false,
+  queuedNote,
   agentName,
   actions,
 }: {
@@ -66,6 +67,8 @@ export const MessageView = memo(function MessageView({
   answering?: boolean;
   /** A context reset is running: its divider is the one wait indicator, not "Thinking…". */
   waitingOnReset?: boolean;
+  /** Why a queued question waits, when it is not simply a reset running (a draft under review). */
+  queuedNote?: string;
   /** The agent that wrote an assistant reply, in a thread that names its agents. */
   agentName?: string;
   actions: MessageActions;
@@ -86,7 +89,7 @@ export const MessageView = memo(function MessageView({
           {answering ? (
             <AnsweringIndicator />
           ) : status === "queued" ? (
-            <span data-testid="queued-badge">Queued</span>
+            <span data-testid="queued-badge">Queued{queuedNote ? ` — ${queuedNote}` : ""}</span>
           ) : null}
           {actions.onEdit ? (
             <button type="button" className="hover:underline" onClick={actions.onEdit}>

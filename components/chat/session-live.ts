@@ -36,6 +36,8 @@ export function announceReset(data: ContextResetPart, sessions: readonly Session
     toast(`Session ${data.sessionNumber} started — context was reset`);
   } else if (data.event === "reset_cancelled") {
     toast(`Context reset cancelled${inSession}`);
+  } else if (data.event === "awaiting_review") {
+    toast("The handoff is drafted — review it to start the new session");
   } else if (data.event === "reset_failed") {
     toast.error(`Context reset failed${inSession}. ${data.reason ?? ""}`.trim());
   }

@@ -1,15 +1,21 @@
 "use client";
-// "Reset context" from the header, and "Cancel reset" on a reset's placeholder. A cancel reads
+// "Reset context" from the header, and "Cancel reset" on a reset's placeholder. Where the thread's
+// agent reviews resets (`manual` or `always`), the button asks for a draft and hands it to the
+// editor instead of starting the new session at once. A cancel reads
 // "Cancelling…" until the server's outcome shows — the reset's terminal event in a stream, or a
 // re-read thread with no reset running — never just until the cancel request answered.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { ApiError, post } from "@/lib/api/client";
+import { draftViewSchema, type ReviewSetting } from "@/lib/api/thread-schemas";
+import type { DraftView } from "@/lib/chat/types";
 
-// A committed reset answers its session; one the user cancelled answers that outcome.
+// A committed reset answers its session, a reviewed one its draft; one the user cancelled answers
+// that outcome.
 const resetAnswer = z.union([
   z.object({ session: z.object({ number: z.number() }) }),
+  z.object({ draft: draftViewSchema }),
   z.object({ cancelled: z.literal(true), fromSession: z.number() }),
 ]);
 
@@ -17,11 +23,17 @@ export function useManualReset({
   threadId,
   currentSession,
   resetRunning,
+  review,
   refresh,
+  onDraft,
   onSettled,
 }: {
   threadId: string;
   currentSession: number;
+  /** When this thread's resets stop at a draft for the user to review. */
+  review: ReviewSetting;
+  /** The drafted handoff, for the editor. */
+  onDraft: (draft: DraftView) => void;
   /** Whether any reset still shows as running (this tab's, a followed stream's, the server's). */
   resetRunning: boolean;
   /** Re-reads the thread so the new divider replaces the placeholder in the same update. */
@@ -38,7 +50,12 @@ export function useManualReset({
     cancelRequested.current = false;
     setManualReset({ fromSession });
     try {
-      const body = await post(`/api/threads/${threadId}/reset`, { fromSession }, resetAnswer);
+      const request = review === "never" ? { fromSession } : { fromSession, review: true };
+      const body = await post(`/api/threads/${threadId}/reset`, request, resetAnswer);
+      if ("draft" in body) {
+        onDraft(body.draft);
+        return;
+      }
       await refresh();
       if ("session" in body) toast(`Session ${body.session.number} started — context was reset`);
       else toast(`Context reset cancelled — continuing in session ${fromSession}`);
@@ -54,7 +71,7 @@ export function useManualReset({
       setManualReset(null);
       onSettled();
     }
-  }, [currentSession, threadId, refresh, onSettled]);
+  }, [currentSession, threadId, review, refresh, onDraft, onSettled]);
 
   const cancelReset = useCallback(
     async (fromSession: number) => {

@@ -5,12 +5,14 @@
 import { useCallback, useRef, useState } from "react";
 import { toast } from "sonner";
 import { get } from "@/lib/api/client";
+import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
 import type {
   ActiveResetView,
   ChatMessage,
   ContextPart,
+  DraftView,
   LiveStream,
   SessionSummary,
   ThreadPinView,
@@ -35,6 +37,9 @@ export interface ThreadPage {
   /** The thread API only: replies streaming now, and the reset running now. */
   live?: LiveStream[];
   reset?: ActiveResetView | null;
+  /** The thread API only: the drafted handoff waiting for review, and when resets stop at one. */
+  draft?: DraftView | null;
+  review?: ReviewSetting;
   /** The thread API only: the thread's current pins. */
   pins?: ThreadPinView[];
 }

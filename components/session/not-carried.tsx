@@ -23,7 +23,15 @@ export function notCarriedLine(handoff: HandoffView): string | null {
 }
 
 export function NotCarried({ handoff }: { handoff: HandoffView }) {
-  const dropped = handoff.dropped ?? [];
+  return <NotCarriedList dropped={handoff.dropped ?? []} />;
+}
+
+/** The same list for a handoff not stored yet (a draft waiting for review). */
+export function NotCarriedList({
+  dropped,
+}: {
+  dropped: readonly { field: string; item: string }[];
+}) {
   if (dropped.length === 0) return null;
   return (
     <section

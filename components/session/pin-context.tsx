@@ -17,6 +17,14 @@ export interface ThreadPins {
 
 const PinsContext = createContext<ThreadPins | null>(null);
 
+/**
+ * A drafted handoff's must_preserve is what its commit pins: inside it, items read as pinned and
+ * the cards' pin buttons (which act on the thread now) are left out.
+ */
+export function DraftPins({ children }: { children: ReactNode }) {
+  return <PinsContext.Provider value={null}>{children}</PinsContext.Provider>;
+}
+
 /** Optimistic entries have an id of this form until the server answers with the real one. */
 const PENDING = "pending:";
 

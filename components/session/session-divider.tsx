@@ -1,13 +1,15 @@
 "use client";
 // The boundary between two sessions: who started the new one and why, how the reset went, with
 // the handoff it started from (for an agent handoff, "<from> → <to>" and the brief); while a reset
-// runs, a placeholder that can cancel it. A continued thread's session 1 opens with the stored
-// handoff it continues; a reset that failed on its pins stands in the session it left alone.
+// runs, a placeholder that can cancel it, and while its handoff waits for review, the editor. A
+// continued thread's session 1 opens with the stored handoff it continues; a reset that failed on
+// its pins stands in the session it left alone.
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { SessionDividerItem } from "@/lib/chat/format-messages";
 import type { SessionTrigger } from "@/lib/chat/types";
 import { AgentBriefCard } from "./agent-brief";
+import { DraftReviewRow } from "./draft-editor";
 import { FailedResetCard } from "./failed-reset";
 import { HandoffSummary } from "./handoff-summary";
 import { ResetDetailsLine } from "./reset-details";
@@ -40,6 +42,7 @@ export function SessionDivider({
 }) {
   const { sessionNumber, session, live, agentHandoff, failed } = item;
   if (failed) return <FailedResetCard failed={failed} sessionNumber={sessionNumber} />;
+  if (live?.event === "awaiting_review") return <DraftReviewRow sessionNumber={sessionNumber} />;
   if (live) {
     return (
       <div

@@ -18,6 +18,9 @@ export class SessionPage extends ChatPage {
   readonly navigator: Locator;
   readonly scroller: Locator;
   readonly shareButton: Locator;
+  /** The drafted handoff a reviewed reset waits at, and its commit button. */
+  readonly draftEditor: Locator;
+  readonly startNewSession: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -30,6 +33,19 @@ export class SessionPage extends ChatPage {
     this.navigator = page.getByRole("navigation", { name: "Sessions" });
     this.scroller = page.getByTestId("message-scroller");
     this.shareButton = page.getByRole("button", { name: "Share", exact: true });
+    this.draftEditor = page.getByTestId("draft-editor");
+    this.startNewSession = this.draftEditor.getByRole("button", { name: "Start new session" });
+  }
+
+  /**
+   * A manual reset as the default agent runs it (it reviews manual resets): the button drafts
+   * the handoff, and the draft is committed as it stands.
+   */
+  async resetThroughDraft() {
+    await this.newSession.click();
+    await expect(this.draftEditor).toBeVisible({ timeout: 30_000 });
+    await this.startNewSession.click();
+    await expect(this.draftEditor).toBeHidden({ timeout: 30_000 });
   }
 
   divider(sessionNumber: number): Locator {

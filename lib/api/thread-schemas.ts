@@ -128,10 +128,13 @@ export const threadViewPageSchema = z.object({
   reset: activeResetSchema.nullable().default(null),
   pins: z.array(threadPinSchema).default([]),
   draft: draftViewSchema.nullable().default(null),
-  review: z.enum(["never", "manual", "always"]).default("manual"),
+  /** Absent from pages read without the context (older pages): keep what the view said. */
+  review: z.enum(["never", "manual", "always"]).optional(),
 });
 
 export type ThreadViewPage = z.output<typeof threadViewPageSchema>;
+/** When the thread's resets stop at a draft for the user's review. */
+export type ReviewSetting = NonNullable<ThreadViewPage["review"]>;
 
 const sharedSessionSchema = z.intersection(
   sessionSummarySchema,

@@ -14,9 +14,12 @@ export interface MessageItem {
   agent?: AgentRef;
 }
 
-/** A reset that has started but not committed: the divider is a placeholder until it does. */
+/**
+ * A reset that has started but not committed: the divider is a placeholder until it does. While
+ * its handoff waits for the user's review (`awaiting_review`) the placeholder is the draft editor.
+ */
 export interface LiveResetState {
-  event: Extract<ContextResetEvent, "reset_starting" | "input_blocked">;
+  event: Extract<ContextResetEvent, "reset_starting" | "input_blocked" | "awaiting_review">;
   fromSessionId?: string;
   utilization?: number;
   threshold?: number;

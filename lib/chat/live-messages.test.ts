@@ -167,6 +167,15 @@ describe("queuedMessages and runningReset", () => {
     ]);
   });
 
+  it("shows no reply for a request that only said it was queued behind a review", () => {
+    const user = msg("q2", "user", [text("later")]);
+    const answer = msg("aq2", "assistant", [
+      { type: "data-queued", id: "queued-q2", data: { messageId: "q2" } },
+    ]);
+    const settled = queuedMessages([{ user, answer, done: true }], true);
+    expect(settled.map((m) => [m.id, m.metadata?.status])).toEqual([["q2", "complete"]]);
+  });
+
   it("reports a reset only while it runs", () => {
     expect(runningReset(msg("a1", "assistant", [reset("reset_starting")]))?.event).toBe(
       "reset_starting",

@@ -35,7 +35,11 @@ export function queuedMessages(entries: QueuedEntry[], settled = false): ChatMes
       ...entry.user,
       metadata: { ...entry.user.metadata, status: answered ? "complete" : "queued" },
     };
-    return entry.answer && answered ? [user, entry.answer] : [user];
+    // A request that only said it was queued (its question waits for a review) has no reply to
+    // show: the server's answer comes later, on its own.
+    return entry.answer && answered && hasAnswerStarted(entry.answer)
+      ? [user, entry.answer]
+      : [user];
   });
 }
 

@@ -30,6 +30,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
       initialAnswering={view.answering}
       initialLive={view.live}
       initialReset={view.reset}
+      initialDraft={view.draft}
+      initialReview={view.review}
       initialPins={view.pins}
       models={models}
       initialModel={model}
