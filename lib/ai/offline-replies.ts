@@ -294,9 +294,10 @@ export function renderReply(reading: PromptReading): string {
 }
 
 /**
- * Text quoted inside a reply, its markdown made literal: a quote cut inside a code fence or an
- * emphasis would otherwise open a block the rest of the reply renders in.
+ * Text quoted inside a reply, its backticks made literal: a quote cut inside a code fence would
+ * otherwise open a code block the rest of the reply renders in. Other markdown is kept (an image
+ * quoted back still renders as the link the message view makes of it).
  */
 function quoted(text: string): string {
-  return text.replace(/[\\`*_~[\]<>#|]/g, (c) => `\\${c}`);
+  return text.replace(/`/g, "\\`");
 }
