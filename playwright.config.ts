@@ -98,6 +98,9 @@ export default defineConfig({
         BATON_LOCAL_CONTEXT_WINDOW: "2000",
         BATON_LOCAL_HANDOFF_DELAY_MS: "2500",
         BATON_LOCAL_DELAY_MS: "20",
+        // Specs here watch a reset while its handoff is written; one drafted ahead would commit
+        // before they look (drafting ahead: tests/db/draft-ahead.test.ts, bench/reset-ahead).
+        BATON_DRAFT_THRESHOLD: "off",
       },
     },
     {

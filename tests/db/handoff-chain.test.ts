@@ -164,7 +164,8 @@ describe("a chain of ten threshold resets", () => {
       expect(artifact.state_summary).not.toContain("Before that");
     }
     expect(notes).toHaveLength(RESETS);
-  });
+    // Ten resets of ~40 turns each, with handoffs drafted ahead: a budget of its own.
+  }, 240_000);
 
   it("fails the reset when the pins alone exceed the bound, and loses nothing", async () => {
     const actor = await createActor();
