@@ -212,7 +212,8 @@ test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not S
     await page.goto(`${first.url}/`);
     const composer = page.getByRole("textbox", { name: "Message" });
     const fact = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
-    await composer.fill(`remember ${fact}`);
+    // `note`, not `remember`: a remembered fact is pinned by a tool call before the reply.
+    await composer.fill(`note ${fact}`);
     await composer.press("Enter");
     const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
     await expect(reply).toContainText("word3");
