@@ -145,6 +145,17 @@ export const sessions = pgTable(
     summarySeq: integer("summary_seq"),
     /** For a session a context reset started: how that reset went (the divider shows it). */
     resetStats: jsonb("reset_stats").$type<ResetStats>(),
+    /**
+     * How many messages this session holds and the lowest seq among them, kept by triggers on
+     * `messages` (insert, delete, a move between sessions) so a page read never counts rows.
+     */
+    messageCount: integer("message_count").notNull().default(0),
+    firstSeq: integer("first_seq"),
+    /**
+     * Provider-reported input tokens ÷ the local estimate of the same prompt, learned from this
+     * session's calls; applied to what is estimated between calls. Null until a call reported usage.
+     */
+    tokenRatio: jsonb("token_ratio").$type<number>(),
   },
   // The unique (thread, number) is what makes a duplicated reset unable to open a second session.
   (t) => [uniqueIndex("sessions_thread_number_uq").on(t.threadId, t.number)],
@@ -806,3 +817,45 @@ export const aheadDrafts = pgTable("ahead_drafts", {
   updatedAt: updatedAt(),
 });
 export type AheadDraft = typeof aheadDrafts.$inferSelect;
+
+// ── Connections: outside MCP tool servers ──
+
+/** Whether a server's bearer token can be used: none stored, stored, or sealed under an old secret. */
+export type ToolServerTokenState = "none" | "stored" | "unreadable";
+
+/** One tool a server listed, as stored at its last refresh. */
+export interface ToolServerTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * A user's remote MCP tool server (Streamable HTTP). Its tools reach a profile that allows
+ * `mcp:<slug>/<tool>` or `mcp:<slug>/*`. The bearer token is sealed (AES-GCM, key derived from
+ * the auth secret) and never returned by an API.
+ */
+export const toolServers = pgTable(
+  "tool_servers",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The server's name in allow-lists and tool names: lowercase letters, digits, dashes. */
+    slug: text("slug").notNull(),
+    url: text("url").notNull(),
+    tokenSealed: text("token_sealed"),
+    tokenState: text("token_state").$type<ToolServerTokenState>().notNull().default("none"),
+    tools: jsonb("tools").$type<ToolServerTool[]>().notNull().default([]),
+    /** Tools the user marked read-only: they run without approval. Kept across refreshes. */
+    readOnlyTools: jsonb("read_only_tools").$type<string[]>().notNull().default([]),
+    toolsFetchedAt: timestamp("tools_fetched_at", { withTimezone: true }),
+    /** The last refresh's failure, shown in settings; null after a good one. */
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("tool_servers_user_slug_uq").on(t.userId, t.slug)],
+);
+export type ToolServer = typeof toolServers.$inferSelect;

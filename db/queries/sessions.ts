@@ -20,11 +20,10 @@ export async function getCurrentSession({
   return row?.session ?? null;
 }
 
-export interface SessionWithCounts extends ChatSession {
-  firstSeq: number | null;
-  messageCount: number;
-}
+/** A session with its message count and first seq (kept on write by triggers; see schema). */
+export type SessionWithCounts = ChatSession;
 
+/** The thread's sessions in order: one indexed read, whatever the thread's length. */
 export async function listSessions({
   userId,
   threadId,
@@ -32,29 +31,13 @@ export async function listSessions({
   userId: string;
   threadId: string;
 }): Promise<SessionWithCounts[]> {
-  const db = getDb();
-  const counts = db
-    .select({
-      sessionId: messages.sessionId,
-      firstSeq: min(messages.seq).as("first_seq"),
-      messageCount: count().as("message_count"),
-    })
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
-    .groupBy(messages.sessionId)
-    .as("counts");
-  const rows = await db
-    .select({ session: sessions, firstSeq: counts.firstSeq, messageCount: counts.messageCount })
+  const rows = await getDb()
+    .select({ session: sessions })
     .from(sessions)
     .innerJoin(threads, eq(threads.id, sessions.threadId))
-    .leftJoin(counts, eq(counts.sessionId, sessions.id))
     .where(and(eq(sessions.threadId, threadId), eq(threads.userId, userId)))
     .orderBy(asc(sessions.number));
-  return rows.map((r) => ({
-    ...r.session,
-    firstSeq: r.firstSeq === null ? null : Number(r.firstSeq),
-    messageCount: Number(r.messageCount ?? 0),
-  }));
+  return rows.map((r) => r.session);
 }
 
 export async function recordSessionUsage({
