@@ -46,6 +46,40 @@ async function controlsOutsideViewport(page: Page, scope?: Locator) {
   }, vertical);
 }
 
+/**
+ * Pairs of visible controls in the page's top `band` px whose boxes overlap (the menu button
+ * over the Model label, say): the header and what floats over it.
+ */
+async function overlappingControls(page: Page, band: number) {
+  return page.evaluate((band) => {
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea, label"),
+    ].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return (
+        box.width > 1 &&
+        box.height > 1 &&
+        box.top < band &&
+        getComputedStyle(el).visibility !== "hidden"
+      );
+    });
+    const name = (el: HTMLElement) =>
+      `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`;
+    const pairs: string[] = [];
+    for (const [i, a] of controls.entries()) {
+      for (const b of controls.slice(i + 1)) {
+        if (a.contains(b) || b.contains(a)) continue;
+        const p = a.getBoundingClientRect();
+        const q = b.getBoundingClientRect();
+        const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (x > 1 && y > 1) pairs.push(`${name(a)} × ${name(b)}`);
+      }
+    }
+    return pairs;
+  }, band);
+}
+
 const luminance = (rgb: number[]) => {
   const [r = 0, g = 0, b = 0] = rgb.map((v) => {
     const c = v / 255;
@@ -79,6 +113,11 @@ test.describe("at 390 × 844", () => {
     await chat.sendMessage("Plan the harbour ferry timetable for the spring sailings");
     await chat.waitForReplyDone();
     expect(await controlsOutsideViewport(page)).toEqual([]);
+    // The header's controls sit side by side: the menu button covers neither Model nor its label.
+    await expect(page.getByRole("button", { name: "Toggle sidebar" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Model" })).toBeVisible();
+    const header = await page.locator("header").first().boundingBox();
+    expect(await overlappingControls(page, (header?.y ?? 0) + (header?.height ?? 0))).toEqual([]);
 
     await page.getByRole("button", { name: "Share", exact: true }).click();
     await page.getByRole("button", { name: "Create link" }).click();

@@ -31,6 +31,8 @@ test.describe("@reset-server session UX", () => {
     await chat.chatUntilReset(FILLER);
     await expect(chat.resetPlaceholder).toContainText("Resetting context…");
     await expect(chat.cancelReset).toBeVisible();
+    // One wait indicator: the placeholder says what is happening, no "Thinking…" beside it.
+    await expect(page.getByText("Thinking…")).toHaveCount(0);
     // Input is blocked: the composer stays typeable and Send becomes Queue.
     await expect(chat.queue).toBeVisible();
     await expect(chat.composer).toBeEditable();

@@ -19,6 +19,7 @@ import type { ManualResetResult } from "./manual-reset";
 import { boundArtifact } from "./reset-bound";
 import { commitPrepared, committedSessionOf } from "./reset-commit";
 import { loadSessionContext } from "./session-context";
+import { withPinsSinceDraft } from "./thread-pins";
 
 const noDraft = (why: string) => new BatonError("conflict:no_draft", why);
 
@@ -55,7 +56,13 @@ export async function commitReviewedDraft({
   const { context } = draft;
   const profile = await resolveProfile({ userId, profileId: context.profileId });
   const ctx = await loadSessionContext({ userId, threadId, session: from, profile });
-  const redacted = redactArtifact(artifact);
+  const current = await withPinsSinceDraft(
+    artifact,
+    draft.artifact as unknown as HandoffArtifact,
+    draft.createdAt,
+    { userId, threadId },
+  );
+  const redacted = redactArtifact(current);
   const bound = await boundArtifact(redacted.artifact, {
     profile,
     modelId: context.modelId,

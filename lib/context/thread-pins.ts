@@ -24,6 +24,34 @@ export async function withThreadPins(
   return { ...artifact, must_preserve: carriedPins(artifact.must_preserve, pins) };
 }
 
+/**
+ * A reviewed draft against the pins changed while it waited (since `draftedAt`): an item the
+ * draft listed that was unpinned since is left out (one the user typed in while reviewing stays),
+ * and what was pinned since is added, so the commit carries the thread's pins as they are now.
+ */
+export async function withPinsSinceDraft(
+  reviewed: HandoffArtifact,
+  drafted: HandoffArtifact,
+  draftedAt: Date,
+  thread: ThreadRef,
+): Promise<HandoffArtifact> {
+  const changed = ((await listThreadPins(thread)) ?? []).filter(
+    (p) => p.updatedAt.getTime() > draftedAt.getTime(),
+  );
+  if (changed.length === 0) return reviewed;
+  const inDraft = new Set(drafted.must_preserve.map(pinKeyOf));
+  const unpinned = new Set(changed.filter((p) => p.state === "unpinned").map((p) => p.normalized));
+  const kept = reviewed.must_preserve.filter((item) => {
+    const key = pinKeyOf(item);
+    return !(unpinned.has(key) && inDraft.has(key));
+  });
+  const have = new Set(kept.map(pinKeyOf));
+  const pinnedSince = changed
+    .filter((p) => p.state === "pinned" && !have.has(p.normalized))
+    .map((p) => p.text);
+  return { ...reviewed, must_preserve: [...kept, ...pinnedSince] };
+}
+
 export interface PinView {
   id: string;
   text: string;

@@ -11,7 +11,7 @@ import { POST as resetPost } from "@/app/api/threads/[id]/reset/route";
 import { getDb } from "@/db/client";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { getMessage, listThreadMessages } from "@/db/queries/messages";
-import { currentPinTexts, pinText } from "@/db/queries/pins";
+import { currentPinTexts, pinText, unpinTexts } from "@/db/queries/pins";
 import { getPlan } from "@/db/queries/plans";
 import { getResetDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, getReset, releaseDeadResets } from "@/db/queries/resets";
@@ -218,6 +218,27 @@ describe("a reset with review", () => {
     expect(repeat.status).toBe(200);
     expect((repeat.body.session as { id: string }).id).toBe(session.id);
     expect(await listSessions({ userId: u.actor.id, threadId })).toHaveLength(2);
+  });
+
+  it("commits an unedited draft with the pins as they are now, not as they were drafted", async () => {
+    const u = await user();
+    const threadId = await threadWithHistory(u);
+    await pinText({ userId: u.actor.id, threadId, text: "the buoy is red", source: "user" });
+    const draft = await draftOf(u, threadId);
+    expect(draft.artifact.must_preserve).toContain("the buoy is red");
+    // While the draft waits: the buoy is unpinned on a card, the anchor pinned.
+    await unpinTexts({ userId: u.actor.id, threadId, texts: ["the buoy is red"] });
+    await pinText({ userId: u.actor.id, threadId, text: "the anchor is blue", source: "user" });
+
+    const done = await commit(u, threadId, { fromSession: 1, draft: draft.artifact });
+    expect(done.status).toBe(201);
+    const carried = (done.body.handoff as { artifact: { must_preserve: string[] } }).artifact
+      .must_preserve;
+    expect(carried).toContain("the anchor is blue");
+    expect(carried).not.toContain("the buoy is red");
+    expect(await currentPinTexts({ userId: u.actor.id, threadId })).toEqual([
+      "the anchor is blue",
+    ]);
   });
 
   it("refuses a malformed draft with field errors and stores nothing", async () => {
