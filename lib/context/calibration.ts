@@ -53,13 +53,14 @@ export function calibrated(estimate: number, ratio: number | null | undefined): 
  * The family a model's ratio is shared with: the provider and the model name's leading word with
  * its version, when the version follows the word (`anthropic:claude-sonnet-4-5` →
  * `anthropic:claude`, `openai:gpt-4.1-mini` → `openai:gpt-4.1`, `compatible:qwen2.5-coder` →
- * `compatible:qwen2.5`). Models of one family share a tokenizer, or nearly.
+ * `compatible:qwen2.5`); a name of another shape is its own family. Models of one family share a
+ * tokenizer, or nearly.
  */
 export function modelFamily(modelId: string): string {
   const colon = modelId.indexOf(":");
   const provider = colon > 0 ? modelId.slice(0, colon).toLowerCase() : "";
   const name = (colon > 0 ? modelId.slice(colon + 1) : modelId).toLowerCase();
-  const lead = /^[a-z]+(?:-?\d+(?:\.\d+)?[a-z]?)?/.exec(name)?.[0] || name;
+  const lead = /^[a-z]+(?:-?\d+(?:\.\d+)?[a-z]?)?(?=$|[-:_ ])/.exec(name)?.[0] || name;
   return provider ? `${provider}:${lead}` : lead;
 }
 
