@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, isNotNull, like, lte, min } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, like, lte } from "drizzle-orm";
 import { getDb } from "../client";
 import { type ChatSession, messages, sessions, threads } from "../schema";
 
