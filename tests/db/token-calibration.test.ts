@@ -11,6 +11,7 @@ import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
 import { type Message, sessions, threads } from "@/db/schema";
 import type { ContextPart } from "@/lib/chat/types";
+import { priorRatio } from "@/lib/context/calibration-prior";
 import { guestHeaders } from "../support/auth";
 import { parseSse, replyText } from "../support/chat";
 import { startAnthropicServer } from "../support/protocol/anthropic";
@@ -161,4 +162,24 @@ it("starts a new session of the same family from the learned prior", async () =>
   expect(before?.calibration).toBeCloseTo(FACTOR, 1);
   expect(Math.abs((before?.inputTokens ?? 0) - reported) / reported).toBeLessThan(0.05);
   expect(server.pending()).toBe(0);
+});
+
+it("seeds a family's prior from the ratios stored on its recent sessions, and only its own", async () => {
+  const threadId = randomUUID();
+  server.script({ text: "Stored.", usage: { input: 900, output: 3 } });
+  await send(threadId, prose(200, 6));
+  await settled(threadId);
+  await getDb()
+    .insert(sessions)
+    .values([
+      { threadId, number: 2, model: "openai:gpt-4.1-mini", tokenRatio: 1.1 },
+      { threadId, number: 3, model: "openai:gpt-4.1", tokenRatio: 1.3 },
+      // Same prefix, another family; another family altogether; no ratio learned.
+      { threadId, number: 4, model: "openai:gpt-4.10", tokenRatio: 2.4 },
+      { threadId, number: 5, model: "openai:gpt-4o", tokenRatio: 0.6 },
+      { threadId, number: 6, model: "openai:gpt-4.1-nano" },
+    ]);
+  expect(await priorRatio("openai:gpt-4.1-2025-04-14")).toBeCloseTo(1.2, 10);
+  expect(await priorRatio("openai:gpt-4o-mini")).toBeCloseTo(0.6, 10);
+  expect(await priorRatio("google:gemini-2.5-pro")).toBeNull();
 });
