@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, lte, min } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, like, lte } from "drizzle-orm";
 import { getDb } from "../client";
 import { type ChatSession, messages, sessions, threads } from "../schema";
 
@@ -44,15 +44,44 @@ export async function recordSessionUsage({
   sessionId,
   inputTokens,
   coveredSeq,
+  tokenRatio,
 }: {
   sessionId: string;
   inputTokens: number;
   coveredSeq: number;
+  /** The session's learned reported ÷ estimated ratio; left as stored when undefined. */
+  tokenRatio?: number;
 }): Promise<void> {
   await getDb()
     .update(sessions)
-    .set({ lastInputTokens: inputTokens, lastInputSeq: coveredSeq })
+    .set({
+      lastInputTokens: inputTokens,
+      lastInputSeq: coveredSeq,
+      ...(tokenRatio === undefined ? {} : { tokenRatio }),
+    })
     .where(eq(sessions.id, sessionId));
+}
+
+const RECENT_RATIOS = 50;
+
+/**
+ * The learned token ratios of the most recent sessions whose model id starts with `modelPrefix`,
+ * with their models. Read across users on purpose: a ratio describes a provider's tokenizer, not
+ * anyone's conversation, and nothing else of a session is read.
+ */
+export async function recentTokenRatios(
+  modelPrefix: string,
+): Promise<{ model: string; tokenRatio: number }[]> {
+  const pattern = `${modelPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await getDb()
+    .select({ model: sessions.model, tokenRatio: sessions.tokenRatio })
+    .from(sessions)
+    .where(and(like(sessions.model, pattern), isNotNull(sessions.tokenRatio)))
+    .orderBy(desc(sessions.startedAt))
+    .limit(RECENT_RATIOS);
+  return rows.flatMap((r) =>
+    typeof r.tokenRatio === "number" ? [{ model: r.model, tokenRatio: r.tokenRatio }] : [],
+  );
 }
 
 /** Compaction: the summary replaces the session's messages up to `throughSeq` in its prompt. */

@@ -63,4 +63,28 @@ describe("StepMeter", () => {
     const third = meter.after(writeStep(2, "c", 1_500));
     expect(third.inputTokens).toBe(1_500 + added);
   });
+
+  it("scales what a step added by the ratio the leg's reported calls taught", () => {
+    const long = "many words of content ".repeat(100);
+    const step = writeStep(0, long, 2_000);
+    const added = estimateStepTokens(step.content, OFFLINE_MODEL_ID);
+    const meter = new StepMeter(before, OFFLINE_MODEL_ID);
+    meter.observe({ reported: 1_300, estimated: 1_000 });
+    const reading = meter.after(step);
+    expect(meter.ratio).toBeCloseTo(1.3, 10);
+    expect(reading.calibration).toBeCloseTo(1.3, 10);
+    expect(reading.inputTokens).toBe(2_000 + Math.ceil(added * 1.3));
+  });
+
+  it("uses the session's prior until a call reports, then the session's own ratio", () => {
+    const step = writeStep(0, "many words of content ".repeat(50));
+    const added = estimateStepTokens(step.content, OFFLINE_MODEL_ID);
+    const withPrior = new StepMeter({ ...before, calibration: 2 }, OFFLINE_MODEL_ID);
+    expect(withPrior.ratio).toBeNull();
+    expect(withPrior.after(step).inputTokens).toBe(before.inputTokens + added * 2);
+    // The session's own ratio learns from the call, not from the family's prior.
+    const own = new StepMeter({ ...before, calibration: 2 }, OFFLINE_MODEL_ID, 1.0);
+    own.observe({ reported: 1_000, estimated: 1_000 });
+    expect(own.ratio).toBe(1);
+  });
 });

@@ -7,6 +7,7 @@ import type { ChatSession } from "@/db/schema";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { ContextPart } from "@/lib/chat/types";
+import { type CallSample, calibrated, nextRatio } from "@/lib/context/calibration";
 import { computeUtilization } from "@/lib/context/policy";
 import {
   loadSessionContext,
@@ -140,20 +141,36 @@ export function estimateStepTokens(content: StepContent, modelId: string): numbe
 
 /**
  * The context after each step of one streamText call. The step's reported input covers the
- * whole prompt it was sent (tool definitions included); what the step produced is estimated.
- * A step without reported usage builds on the previous reading, so nothing is counted twice.
+ * whole prompt it was sent (tool definitions included); what the step produced is estimated and
+ * scaled by the ratio the session has learned so far, which every reported call moves
+ * (`observe`). A step without reported usage builds on the previous reading, so nothing is
+ * counted twice.
  */
 export class StepMeter {
   private tokens: number;
   private readonly readings = new Map<number, ContextPart>();
   private last: ContextPart;
+  private learned: number | null;
 
   constructor(
     private readonly before: ContextPart,
     private readonly modelId: string,
+    /** The session's own ratio (not a family prior) when the call starts. */
+    ownRatio: number | null = null,
   ) {
     this.tokens = before.inputTokens;
     this.last = before;
+    this.learned = ownRatio;
+  }
+
+  /** A call of this leg reported its input: the session's ratio learns from it. */
+  observe(sample: CallSample): void {
+    this.learned = nextRatio(this.learned, sample);
+  }
+
+  /** The session's own ratio after the calls seen so far (null when none taught one). */
+  get ratio(): number | null {
+    return this.learned;
   }
 
   /** The reading after `step` (memoized: onStepFinish and stopWhen both ask). */
@@ -162,14 +179,17 @@ export class StepMeter {
     if (known) return known;
     const reported = step.usage.inputTokens;
     const base = reported !== undefined && reported > 0 ? reported : this.tokens;
-    this.tokens = base + estimateStepTokens(step.content, this.modelId);
+    const ratio = this.learned ?? this.before.calibration ?? null;
+    this.tokens = base + calibrated(estimateStepTokens(step.content, this.modelId), ratio);
+    const { calibration: _, ...rest } = this.before;
     const reading = {
-      ...this.before,
+      ...rest,
       inputTokens: this.tokens,
       utilization: computeUtilization({
         contextTokens: this.tokens,
         contextWindow: this.before.contextWindow,
       }),
+      ...(ratio === null ? {} : { calibration: ratio }),
     };
     this.readings.set(step.stepNumber, reading);
     this.last = reading;

@@ -5,7 +5,9 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
+import { measuredModel } from "@/lib/ai/call-measure";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
+import { observeFamilyCall } from "@/lib/context/calibration-prior";
 import { log } from "@/lib/log";
 import type { AcceptedHandoff, LegGuard } from "./handoff/guard";
 import { type SessionView, StepMeter } from "./run-context";
@@ -55,13 +57,20 @@ export interface LegResult {
   handoff?: AcceptedHandoff;
   /** Tokens the leg's steps used, as the provider reported them (summed over its steps). */
   usage: { inputTokens: number; outputTokens: number };
+  /** The session's ratio as the leg's reported calls left it (absent when none reported). */
+  tokenRatio?: number;
 }
 
 const MODEL_FAILED = "The model failed to answer. Try again.";
 
 export async function streamLeg(input: LegInput): Promise<LegResult> {
   const { out, view } = input;
-  const meter = new StepMeter(view.context, input.modelId);
+  const meter = new StepMeter(view.context, input.modelId, view.ctx.session.tokenRatio);
+  // Every call of the leg is measured as sent, so the session learns its provider's ratio.
+  const model = measuredModel(input.model, input.modelId, (sample) => {
+    meter.observe(sample);
+    observeFamilyCall(input.modelId, sample);
+  });
   let steps = 0;
   let last: StepResult<ToolSet> | undefined;
   let thresholdHit = false;
@@ -70,7 +79,7 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   const usage = { inputTokens: 0, outputTokens: 0 };
 
   const result = streamText({
-    model: input.model,
+    model,
     system,
     messages: view.messages,
     tools: input.tools,
@@ -123,19 +132,22 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   }
 
   const reading = meter.current;
-  if (aborted || input.signal.aborted) return { end: "aborted", steps, reading, usage };
+  const learned = meter.ratio;
+  const done = (leg: Omit<LegResult, "tokenRatio">): LegResult =>
+    learned === null ? leg : { ...leg, tokenRatio: learned };
+  if (aborted || input.signal.aborted) return done({ end: "aborted", steps, reading, usage });
   // A tool's storage failing is the host's, not the agent's: the run fails.
   if (input.guard.hostError) throw input.guard.hostError;
-  if (failed) return { end: "failed", steps, reading, usage };
+  if (failed) return done({ end: "failed", steps, reading, usage });
   const step = last as StepResult<ToolSet> | undefined;
   const handoff = input.guard.handoff;
-  if (handoff) return { end: "handoff", steps, reading, usage, handoff };
+  if (handoff) return done({ end: "handoff", steps, reading, usage, handoff });
   if (step?.content.some((p) => p.type === "tool-approval-request")) {
-    return { end: "approval", steps, reading, usage };
+    return done({ end: "approval", steps, reading, usage });
   }
-  if (thresholdHit) return { end: "threshold", steps, reading, usage };
+  if (thresholdHit) return done({ end: "threshold", steps, reading, usage });
   if (step?.finishReason === "tool-calls" && steps >= input.maxSteps) {
-    return { end: "step_limit", steps, reading, usage };
+    return done({ end: "step_limit", steps, reading, usage });
   }
-  return { end: "done", steps, reading, usage };
+  return done({ end: "done", steps, reading, usage });
 }

@@ -446,6 +446,7 @@ class RunLoop {
         sessionId: this.session.id,
         inputTokens: leg.reading.inputTokens,
         coveredSeq: this.message.seq,
+        tokenRatio: leg.tokenRatio,
       });
     }
   }

@@ -77,6 +77,7 @@ export const contextSchema: z.ZodType<ContextPart> = z.object({
   utilization: z.number(),
   threshold: z.number(),
   strategy: z.enum(["reset", "compact", "off"]),
+  calibration: z.number().optional(),
 });
 
 export const liveStreamSchema: z.ZodType<LiveStream> = z.object({

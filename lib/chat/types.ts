@@ -66,6 +66,11 @@ export interface ContextPart {
   utilization: number;
   threshold: number;
   strategy: ContextStrategy;
+  /**
+   * The ratio (provider-reported ÷ local estimate) the estimated part of `inputTokens` was scaled
+   * by; absent while no call of the session or its model family has reported usage.
+   */
+  calibration?: number;
 }
 
 export interface ContextResetPart {

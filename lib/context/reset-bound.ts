@@ -10,6 +10,8 @@ import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { type DroppedItem, neverDroppedPart, trimArtifactToFit } from "@/lib/handoff/trim";
 import { redactText } from "@/lib/redact/engine";
+import { calibrated } from "./calibration";
+import { priorRatio } from "./calibration-prior";
 import { carriedOverBlockOf, systemPromptFor } from "./session-context";
 
 export interface BoundInput {
@@ -40,19 +42,24 @@ export async function boundArtifact(
   // the brief itself takes at most the profile's share of the window, whatever the chain length.
   const budget = profile.resetThreshold * contextWindow;
   const briefBudget = Math.floor(profile.briefShare * contextWindow);
+  // Measured as the new session will be before its first call: scaled by the family's prior.
+  const ratio = await priorRatio(modelId);
   const briefTokens = (a: HandoffArtifact) =>
-    estimateTokens(carriedOverBlockOf(briefViewOf(a, fromNumber)), modelId);
+    calibrated(estimateTokens(carriedOverBlockOf(briefViewOf(a, fromNumber)), modelId), ratio);
   // Every session's calls carry the tool definitions; a run's next call, the continue line.
   const extra =
     (input.toolTokens ?? (await builtinToolTokens(modelId))) +
     (input.midRun ? continueLineTokens(modelId) : 0);
   const sessionTokens = (a: HandoffArtifact) =>
-    estimateTokens(
-      systemPromptFor(profile, briefViewOf(a, fromNumber), null, input.workspace),
-      modelId,
-    ) +
-    input.movedTokens +
-    extra;
+    calibrated(
+      estimateTokens(
+        systemPromptFor(profile, briefViewOf(a, fromNumber), null, input.workspace),
+        modelId,
+      ) +
+        input.movedTokens +
+        extra,
+      ratio,
+    );
   const fits = (a: HandoffArtifact) => briefTokens(a) <= briefBudget && sessionTokens(a) < budget;
   if (fits(artifact)) {
     return { fits: true, artifact, dropped: [], startTokens: sessionTokens(artifact) };

@@ -16,6 +16,8 @@ import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import type { PlanItem } from "@/lib/workspace/plan-items";
+import { calibrated } from "./calibration";
+import { priorRatio } from "./calibration-prior";
 import { computeUtilization, sessionContextTokens } from "./policy";
 
 export const SUMMARY_OPEN_TAG = "<compacted-summary>";
@@ -136,9 +138,18 @@ export async function loadSessionContext({
 }
 
 /**
+ * The ratio a session's estimates are scaled by: its own, learned from its reported calls, or
+ * before the first of them the prior of its model's family (null when neither is known).
+ */
+export async function sessionRatio(session: ChatSession, modelId: string): Promise<number | null> {
+  return session.tokenRatio ?? (await priorRatio(modelId));
+}
+
+/**
  * Utilization before a model call: the provider-reported input tokens of the session's last
- * call plus the cached estimates of messages stored since. The handoff and summary
- * calls never report here, so they cannot re-trigger a reset.
+ * call plus the cached estimates of messages stored since, scaled by the session's learned
+ * ratio (see `sessionRatio`). The handoff and summary calls never report here, so they cannot
+ * re-trigger a reset.
  */
 export async function measureContext({
   session,
@@ -158,16 +169,24 @@ export async function measureContext({
   toolTokens?: number;
 }): Promise<ContextPart> {
   const reported = session.lastInputTokens;
-  const base =
-    reported ??
-    PROMPT_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS + estimateTokens(system, modelId) + toolTokens;
-  const since = await sumTokensSince({
-    sessionId: session.id,
-    afterSeq: reported === null ? 0 : (session.lastInputSeq ?? 0),
-  });
+  const [since, ratio] = await Promise.all([
+    sumTokensSince({
+      sessionId: session.id,
+      afterSeq: reported === null ? 0 : (session.lastInputSeq ?? 0),
+    }),
+    sessionRatio(session, modelId),
+  ]);
+  const estimated =
+    reported === null
+      ? PROMPT_OVERHEAD_TOKENS +
+        MESSAGE_OVERHEAD_TOKENS +
+        estimateTokens(system, modelId) +
+        toolTokens +
+        since
+      : since;
   const inputTokens = sessionContextTokens({
-    lastReportedInputTokens: base,
-    estimatedSinceLastCall: since,
+    lastReportedInputTokens: reported,
+    estimatedSinceLastCall: calibrated(estimated, ratio),
   });
   const { contextWindow } = resolveModelInfo(modelId);
   return {
@@ -176,5 +195,6 @@ export async function measureContext({
     utilization: computeUtilization({ contextTokens: inputTokens, contextWindow }),
     threshold: profile.resetThreshold,
     strategy: resolveStrategy(profile.contextStrategy, modelId),
+    ...(ratio === null ? {} : { calibration: ratio }),
   };
 }

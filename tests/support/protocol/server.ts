@@ -247,3 +247,21 @@ export function deltas(text: string, parts = 3): string[] {
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
+
+/**
+ * A script step that reports `factor` × `count(request)` input tokens: a provider whose tokenizer
+ * counts `factor` times what `count` (a local count of the received prompt) does. `onReport`
+ * hears each figure sent.
+ */
+export function reportingInput(
+  factor: number,
+  count: (request: RecordedRequest) => number,
+  reply: { text: string; output?: number },
+  onReport?: (input: number) => void,
+): ScriptStep {
+  return (request) => {
+    const input = Math.round(factor * count(request));
+    onReport?.(input);
+    return { text: reply.text, usage: { input, output: reply.output ?? 10 } };
+  };
+}
