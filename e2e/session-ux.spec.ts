@@ -33,7 +33,7 @@ test.describe("@reset-server session UX", () => {
     // (read in one go, while the reset is still running).
     const indicators = await page.evaluate(() => ({
       placeholder: document.querySelector("[data-testid='reset-placeholder']") !== null,
-      thinking: document.body.innerText.includes("Thinking…"),
+      thinking: [...document.querySelectorAll("span")].some((el) => el.textContent === "Thinking…"),
     }));
     expect(indicators).toEqual({ placeholder: true, thinking: false });
     await expect(chat.resetPlaceholder).toContainText("Resetting context…");
