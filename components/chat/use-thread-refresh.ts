@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef } from "react";
 import { inThreadOrder } from "@/lib/chat/format-messages";
 import {
   type FollowedStream,
+  hasAnswerStarted,
   ownStreamsOf,
   type QueuedEntry,
   queuedMessages,
@@ -61,6 +62,11 @@ export function useThreadRefresh({
     const current = ownStreamsOf(latest.current);
     for (const id of current.requests) own.current.requests.add(id);
     for (const id of current.messages) own.current.messages.add(id);
+    // A queued message whose request ended before its answer began (it waits for a handoff
+    // under review) is answered later by the server on its own: that stream is followed.
+    for (const entry of latest.current.queued) {
+      if (entry.done && !hasAnswerStarted(entry.answer)) own.current.requests.delete(entry.user.id);
+    }
     return own.current;
   }, []);
   // Noted as each request starts, not only when a re-read happens to run during it.
