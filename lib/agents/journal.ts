@@ -23,6 +23,7 @@ export const RUN_EVENT_TYPES = [
   "approval_requested",
   "approval_resolved",
   "reset_started",
+  "reset_awaiting_review",
   "reset_committed",
   "reset_failed",
   "agent_invocation_completed",

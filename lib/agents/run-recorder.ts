@@ -92,6 +92,11 @@ export class RunRecorder {
     const resetId = part.oldSessionId;
     if (part.event === "reset_starting") {
       this.record("reset_started", { resetId, utilization: part.utilization });
+    } else if (part.event === "awaiting_review") {
+      this.record("reset_awaiting_review", {
+        resetId,
+        ...(part.draft ? { sessionNumber: part.draft.fromSession } : {}),
+      });
     } else if (part.event === "reset_complete") {
       this.record("reset_committed", { resetId, sessionNumber: part.sessionNumber });
     } else if (part.event === "reset_failed" || part.event === "reset_cancelled") {

@@ -108,6 +108,8 @@ function describedEvent(
       return { title: `Handoff denied: ${handoff.line}`, detail: reason };
     case "reset_started":
       return { title: "Context reset started", detail: reason };
+    case "reset_awaiting_review":
+      return { title: "Handoff waits for your review", detail: reason };
     case "reset_committed": {
       const session = count(p.sessionNumber);
       return {

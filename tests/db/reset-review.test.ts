@@ -15,6 +15,7 @@ import { currentPinTexts, pinText, unpinTexts } from "@/db/queries/pins";
 import { getPlan } from "@/db/queries/plans";
 import { getResetDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, getReset, releaseDeadResets } from "@/db/queries/resets";
+import { listRunEvents } from "@/db/queries/run-events";
 import { listSessions } from "@/db/queries/sessions";
 import { updateThread } from "@/db/queries/threads";
 import { agentProfiles, resetDrafts, runs, serverInstances, threadResets } from "@/db/schema";
@@ -236,9 +237,7 @@ describe("a reset with review", () => {
       .must_preserve;
     expect(carried).toContain("the anchor is blue");
     expect(carried).not.toContain("the buoy is red");
-    expect(await currentPinTexts({ userId: u.actor.id, threadId })).toEqual([
-      "the anchor is blue",
-    ]);
+    expect(await currentPinTexts({ userId: u.actor.id, threadId })).toEqual(["the anchor is blue"]);
   });
 
   it("refuses a malformed draft with field errors and stores nothing", async () => {
@@ -503,6 +502,9 @@ describe("review always", () => {
     ).toBe(false);
     const [, parked] = await runsOf(threadId);
     expect(parked?.status).toBe("awaiting_review");
+    // The run's journal says where it stopped.
+    const journal = await listRunEvents({ userId: u.actor.id, threadId, runId: parked?.id ?? "" });
+    expect(journal?.events.map((e) => e.type)).toContain("reset_awaiting_review");
     expect(
       (await getPlan(getDb(), { userId: u.actor.id, threadId }))?.items.some(
         (i) => i.status !== "done",
