@@ -118,6 +118,21 @@ test.describe("at 390 × 844", () => {
     await expect(page.getByRole("combobox", { name: "Model" })).toBeVisible();
     const header = await page.locator("header").first().boundingBox();
     expect(await overlappingControls(page, (header?.y ?? 0) + (header?.height ?? 0))).toEqual([]);
+    // The composer's placeholder fits its box, and the chrome above the messages (header and
+    // the offline notice) leaves them at least three quarters of the screen.
+    const placeholderClipped = await chat.composer.evaluate((el) => {
+      const field = el as HTMLTextAreaElement;
+      const style = getComputedStyle(field);
+      const ctx = document.createElement("canvas").getContext("2d");
+      if (!ctx) return true;
+      ctx.font = `${style.fontSize} ${style.fontFamily}`;
+      const room =
+        field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return ctx.measureText(field.placeholder).width > room;
+    });
+    expect(placeholderClipped).toBe(false);
+    const messagesTop = (await page.getByTestId("message-scroller").boundingBox())?.y ?? 844;
+    expect(messagesTop).toBeLessThan(844 / 4);
 
     await page.getByRole("button", { name: "Share", exact: true }).click();
     await page.getByRole("button", { name: "Create link" }).click();
