@@ -32,7 +32,11 @@ interface Counts {
 /** What the triggers kept, per session of the thread, in session order. */
 async function keptCounts(threadId: string): Promise<Counts[]> {
   const rows = await listSessions({ userId: actor.id, threadId });
-  return rows.map((s) => ({ number: s.number, messageCount: s.messageCount, firstSeq: s.firstSeq }));
+  return rows.map((s) => ({
+    number: s.number,
+    messageCount: s.messageCount,
+    firstSeq: s.firstSeq,
+  }));
 }
 
 /** The same figures counted from the messages themselves. */
