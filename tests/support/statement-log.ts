@@ -20,12 +20,13 @@ function clientOf(handle: DatabaseHandle): unknown {
   return (handle.db as unknown as { $client: unknown }).$client;
 }
 
+/** `statements` (optional) is filled as they are sent, for a caller that looks mid-way. */
 export async function recordStatements<T>(
   run: () => Promise<T>,
+  statements: Statement[] = [],
 ): Promise<{ result: T; statements: Statement[] }> {
   const own = holder.batonDb;
   if (!own) throw new Error("no database is open");
-  const statements: Statement[] = [];
   const logger: Logger = { logQuery: (query, params) => void statements.push({ query, params }) };
   const client = clientOf(own);
   const db =
