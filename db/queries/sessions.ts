@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, lte, min } from "drizzle-orm";
+import { and, asc, desc, eq, lte } from "drizzle-orm";
 import { getDb } from "../client";
 import { type ChatSession, messages, sessions, threads } from "../schema";
 
