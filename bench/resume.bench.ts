@@ -25,6 +25,7 @@ import {
   startServer,
 } from "@/e2e/support/server-process";
 import { recordStream } from "@/lib/streams/record";
+import { drain, FIRST_TEXT_DELTA, guestCookie, readUntil } from "./http";
 import { ms, percentile, table } from "./support";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 25);
@@ -39,41 +40,7 @@ interface Guest {
   cookie: string;
 }
 
-async function guest(base: string): Promise<Guest> {
-  const res = await fetch(`${base}/api/auth/sign-in/anonymous`, {
-    method: "POST",
-    headers: { origin: base, "content-type": "application/json" },
-    body: "{}",
-  });
-  if (res.status !== 200) throw new Error(`guest sign-in: ${res.status}`);
-  return {
-    cookie: res.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; "),
-  };
-}
-
-/** Reads `res`'s body until `test` matches the text so far (or the end); returns the reader. */
-async function readUntil(res: Response, test: (text: string) => boolean) {
-  const reader = res.body?.getReader();
-  if (!reader) throw new Error(`no body (${res.status})`);
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (test(text)) break;
-  }
-  return reader;
-}
-
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>) {
-  while (!(await reader.read()).done) {
-    // to the end, so the reply is stored before the next sample
-  }
-}
+const guest = async (base: string): Promise<Guest> => ({ cookie: await guestCookie(base) });
 
 /** One resume: a reply started on `producer`, followed mid-way from `follower`. */
 async function resumeOnce(producer: string, follower: string, who: Guest): Promise<number> {
@@ -87,7 +54,7 @@ async function resumeOnce(producer: string, follower: string, who: Guest): Promi
       message: { id: randomUUID(), role: "user", parts: [{ type: "text", text: PROMPT }] },
     }),
   });
-  const original = await readUntil(post, (text) => text.includes('"type":"text-delta"'));
+  const { reader: original } = await readUntil(post, FIRST_TEXT_DELTA);
   const start = performance.now();
   const resumed = await fetch(`${follower}/api/chat/${threadId}/stream`, {
     headers: { cookie: who.cookie },

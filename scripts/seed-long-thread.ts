@@ -116,6 +116,10 @@ for (let n = 1; n <= sessionCount; n++) {
       handoffRevisionId,
       startedAt: new Date(now - (total - seq) * 60_000),
       endedAt: n < sessionCount ? new Date(now - (total - seq - perSession) * 60_000) : null,
+      // The session's last turn reported its input, as every answered turn does: reading the
+      // context meter then sums only what came after it, not the whole session.
+      lastInputTokens: (Math.min(total, seq + perSession - 1) - seq + 1) * 20,
+      lastInputSeq: Math.min(total, seq + perSession - 1),
     })
     .returning();
   if (!session) throw new Error("session insert failed");

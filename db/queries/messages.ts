@@ -265,7 +265,11 @@ export async function countThreadMessages({
   return Number(row?.n ?? 0);
 }
 
-/** Whether the thread has a message before `seq` (for the cursor of a page read forward). */
+/**
+ * Whether the thread has a message before `seq` (for the cursor of a page read forward). Ordered
+ * so the planner walks `messages_thread_seq_uq` back from `seq` (one probe) instead of scanning
+ * the thread's rows for any match.
+ */
 export async function hasMessagesBefore({
   userId,
   threadId,
@@ -279,6 +283,7 @@ export async function hasMessagesBefore({
     .select({ seq: messages.seq })
     .from(messages)
     .where(and(eq(messages.threadId, threadId), lt(messages.seq, seq), owned(userId)))
+    .orderBy(desc(messages.seq))
     .limit(1);
   return row !== undefined;
 }

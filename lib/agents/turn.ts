@@ -102,7 +102,14 @@ export async function runChatTurn({
   } else if (existing.model !== modelId) {
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
-  const profile = await resolveProfile({ userId: actor.id, profileId });
+  // Independent reads, sent together: each one waited for the last added a round trip before
+  // the first token.
+  const [profile, session, instanceId] = await Promise.all([
+    resolveProfile({ userId: actor.id, profileId }),
+    getCurrentSession({ userId: actor.id, threadId }),
+    currentInstance(),
+  ]);
+  if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   if (created && userMessage) {
     // Written while the first reply streams, by the thread's model; the placeholder until then.
     writeTitleSoon({
@@ -115,8 +122,6 @@ export async function runChatTurn({
       model: () => getLanguageModel(modelId),
     });
   }
-  const session = await getCurrentSession({ userId: actor.id, threadId });
-  if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   // The thread's agent may run on a model of its own.
   const agentModel = agentModelId(profile, modelId);
   const base = {
@@ -132,7 +137,6 @@ export async function runChatTurn({
     extraTools: deps.tools,
   };
 
-  const instanceId = await currentInstance();
   if (request.trigger === "continue-message") {
     const resumed = await claimContinue({
       userId: actor.id,
@@ -164,14 +168,17 @@ export async function runChatTurn({
   const input = userMessage
     ? ({ kind: "message", message: userMessage } as const)
     : ({ kind: "regenerate" } as const);
+  const [heldByDraft, activeReset] = await Promise.all([
+    !created && draftHoldsSession(actor.id, threadId, session.number),
+    getActiveReset({ userId: actor.id, threadId }),
+  ]);
   // A message sent while a draft awaits review waits for the user's decision, not this request.
-  if (!created && (await draftHoldsSession(actor.id, threadId, session.number))) {
+  if (heldByDraft) {
     const stored = await applyUserInput(actor, threadId, input, session, modelId, true);
     return queuedReply(stored.id);
   }
 
   // A message sent while a reset runs is stored at once as queued, and answered after it.
-  const activeReset = await getActiveReset({ userId: actor.id, threadId });
   const queued = activeReset?.fromSession === session.number;
   const request_ =
     created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued));
