@@ -135,8 +135,11 @@ test.describe("at 390 × 844", () => {
     expect(messagesTop).toBeLessThan(844 / 4);
 
     await page.getByRole("button", { name: "Share", exact: true }).click();
-    await page.getByRole("button", { name: "Create link" }).click();
     const panel = page.getByRole("region", { name: "Share this thread" });
+    // Opening the panel shares nothing: no link exists until "Create link".
+    await expect(panel.getByRole("button", { name: "Create link" })).toBeVisible();
+    await expect(panel.getByRole("textbox", { name: "Share link" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Create link" }).click();
     await expect(panel.getByRole("textbox", { name: "Share link" })).toHaveValue(/\/share\//);
     expect(await controlsOutsideViewport(page, panel)).toEqual([]);
     const box = await panel.boundingBox();
@@ -161,7 +164,11 @@ test.describe("at 390 × 844", () => {
     await page.goto("/settings/agents");
     await expect(page.getByRole("heading").first()).toBeVisible();
     expect(await controlsOutsideViewport(page)).toEqual([]);
-    expect(await seriousViolations(page), "settings, dark").toEqual([]);
+    for (const theme of ["Dark", "Light"] as const) {
+      await setTheme(page, theme);
+      await expect(page.locator("html")).toHaveClass(new RegExp(theme.toLowerCase()));
+      expect(await seriousViolations(page), `settings, ${theme}`).toEqual([]);
+    }
 
     const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
     try {
@@ -169,7 +176,14 @@ test.describe("at 390 × 844", () => {
       await shared.goto(shareUrl);
       await expect(shared.getByTestId("message").first()).toBeVisible();
       expect(await controlsOutsideViewport(shared)).toEqual([]);
-      expect(await seriousViolations(shared), "share page").toEqual([]);
+      // A visitor has no toggle: the page follows the system theme, checked both ways.
+      for (const colorScheme of ["light", "dark"] as const) {
+        await shared.emulateMedia({ colorScheme });
+        await shared.reload();
+        await expect(shared.getByTestId("message").first()).toBeVisible();
+        await expect(shared.locator("html")).toHaveClass(new RegExp(colorScheme));
+        expect(await seriousViolations(shared), `share page, ${colorScheme}`).toEqual([]);
+      }
     } finally {
       await visitor.close();
     }
