@@ -184,7 +184,8 @@ export async function createThreadWithMessage({
       })
       .returning(messageColumns);
     if (!row) throw new Error("the first message was not stored");
-    return { thread, session, message: row };
+    // The session as the insert trigger left it (a re-read returns the same): one message, seq 1.
+    return { thread, session: { ...session, messageCount: 1, firstSeq: row.seq }, message: row };
   });
 }
 
