@@ -21,11 +21,15 @@ export function ToolServerCard({
   const [busy, setBusy] = useState<"refresh" | "remove" | null>(null);
   const [confirming, setConfirming] = useState(false);
   const keepRef = useRef<HTMLButtonElement>(null);
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
   const headingId = `tool-server-${server.id}`;
 
-  // Asking to remove moves focus to Keep, the choice that changes nothing.
+  // Asking to remove moves focus to Keep, the choice that changes nothing; Keep gives it back.
   useEffect(() => {
     if (confirming) keepRef.current?.focus();
+    else if (asked.current) removeRef.current?.focus();
+    asked.current = confirming;
   }, [confirming]);
 
   async function refresh() {
@@ -102,6 +106,7 @@ export function ToolServerCard({
             </>
           ) : (
             <Button
+              ref={removeRef}
               size="sm"
               variant="danger"
               disabled={busy !== null}
