@@ -110,13 +110,13 @@ export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) =
         <Field
           id={idOf("slug")}
           label="Name"
-          help="Lowercase letters, digits and hyphens; its tools become mcp__<name>__<tool>."
+          help="Up to 32 lowercase letters, digits and hyphens; its tools reach the model as mcp__<name>__<tool>."
           errors={errors.byField.slug}
         >
           <input
             {...fieldProps("slug", true)}
             required
-            maxLength={40}
+            maxLength={32}
             autoCapitalize="none"
             autoComplete="off"
             spellCheck={false}
