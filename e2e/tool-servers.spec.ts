@@ -1,13 +1,16 @@
-// Outside MCP tool servers, end to end: a server the spec starts (the official SDK on node:http)
+// Outside MCP tool servers, end to end: a server the spec starts (the official SDK on node:http,
+// tests/support/mcp-tool-server.ts)
 // is added in Settings, one of its tools is allowed for an agent in the agent form, and a chat
 // with that agent calls it through the offline model — an approval first, then the tool's
 // answer in the reply; marked read-only it runs without asking. Once the server is stopped the
 // same call is a tool error the reply names, and Settings still lists the tool. A second test
 // covers the form's refusals, the token never shown back, keyboard removal and a phone's width.
 import { expect, type Page, test } from "@playwright/test";
+import { startToolServer } from "../tests/support/mcp-tool-server";
 import { ChatPage } from "./pages/chat-page";
 import { WorkspacePage } from "./pages/workspace-page";
-import { LOOKUP_TOOL, lookupAnswer, startMcpToolServer } from "./support/mcp-tool-server";
+
+const TOOL = "echo";
 
 const SHOTS = "test-results/tool-servers";
 
@@ -48,7 +51,7 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
   page,
 }) => {
   test.setTimeout(120_000);
-  const mcp = await startMcpToolServer({ token: "mcp-e2e-secret-4711" });
+  const mcp = await startToolServer({ token: "mcp-e2e-secret-4711" });
   try {
     const chat = new WorkspacePage(page);
     await new ChatPage(page).openNew();
@@ -59,9 +62,9 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
     await addServer(page, { slug: "words", url: mcp.url, token: "mcp-e2e-secret-4711" });
     const card = serverCard(page, "words");
     await expect(
-      card.locator(`[data-testid="tool-server-tool"][data-tool="${LOOKUP_TOOL}"]`),
+      card.locator(`[data-testid="tool-server-tool"][data-tool="${TOOL}"]`),
     ).toBeVisible();
-    await expect(card).toContainText("Looks a word up");
+    await expect(card).toContainText("Echoes the text back.");
     await expect(card.getByTestId("token-state")).toHaveText("Token stored");
     await expect(card.getByTestId("tool-server-error")).toHaveCount(0);
     await expect(page.locator("body")).not.toContainText("mcp-e2e-secret-4711");
@@ -75,58 +78,60 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
     await form.getByLabel("Slug", { exact: true }).fill("looker");
     await form.getByLabel("System prompt", { exact: true }).fill("You look words up.");
     const words = form.locator('[data-testid="agent-mcp-server"][data-slug="words"]');
-    await words.getByRole("checkbox", { name: new RegExp(`^${LOOKUP_TOOL}`) }).check();
+    await words.getByRole("checkbox", { name: new RegExp(`^${TOOL}`) }).check();
     await expect(words.getByRole("checkbox", { name: /^All tools of words/ })).not.toBeChecked();
     await form.getByRole("button", { name: "Create agent" }).click();
     await expect(page.getByText("Looker", { exact: true }).first()).toBeVisible();
     const profile = await (await page.request.get("/api/profiles/looker")).json();
-    expect(profile.profile.tools.allow).toContain(`mcp:words/${LOOKUP_TOOL}`);
+    expect(profile.profile.tools.allow).toContain(`mcp:words/${TOOL}`);
 
     // A chat with that agent: the call asks first, then the reply carries the tool's answer.
-    const toolName = `mcp__words__${LOOKUP_TOOL}`;
+    const toolName = `mcp__words__${TOOL}`;
     await chat.openNew();
     await page.getByRole("combobox", { name: "Agent" }).selectOption("looker");
-    await chat.sendMessage(`call ${toolName} {"word": "lantern"}`);
+    await chat.sendMessage(`call ${toolName} {"text": "lantern at the quay"}`);
     await expect(chat.approvalCards).toHaveCount(1);
     await expect(chat.approvalCards).toContainText(toolName);
-    await expect(chat.approvalCards).toContainText("lantern");
-    expect(mcp.calls.get(LOOKUP_TOOL)).toBeUndefined();
+    await expect(chat.approvalCards).toContainText("lantern at the quay");
+    expect(mcp.calls).toEqual([]);
     await chat.approve.click();
     await chat.waitForReplyDone();
-    await expect(chat.lastAssistantText()).toContainText(lookupAnswer("lantern"));
-    expect(mcp.calls.get(LOOKUP_TOOL)).toEqual([{ word: "lantern" }]);
+    await expect(chat.lastAssistantText()).toContainText(`${toolName}\` returned`);
+    await expect(chat.lastAssistantText()).toContainText("lantern at the quay");
+    expect(mcp.calls).toEqual([{ name: TOOL, args: { text: "lantern at the quay" } }]);
 
     // Marked read-only in Settings, the next call runs without asking.
     const threadUrl = page.url();
     await page.goto("/settings");
     const readOnly = serverCard(page, "words").getByRole("checkbox", {
-      name: `${LOOKUP_TOOL} is read-only (runs without approval)`,
+      name: `${TOOL} is read-only (runs without approval)`,
     });
     await readOnly.check();
     await expect(serverCard(page, "words")).toContainText("(runs without asking)");
     await page.goto(threadUrl);
     await chat.waitForReplyDone();
     const cards = await chat.approvalCards.count();
-    await chat.sendMessage(`call ${toolName} {"word": "harbour"}`);
+    await chat.sendMessage(`call ${toolName} {"text": "harbour lights"}`);
     await chat.waitForReplyDone();
-    await expect(chat.lastAssistantText()).toContainText(lookupAnswer("harbour"));
+    await expect(chat.lastAssistantText()).toContainText(`${toolName}\` returned`);
+    await expect(chat.lastAssistantText()).toContainText("harbour lights");
     expect(await chat.approvalCards.count()).toBe(cards);
-    expect(mcp.calls.get(LOOKUP_TOOL)).toHaveLength(2);
+    expect(mcp.calls).toHaveLength(2);
 
     // The server stops: the same call is a tool error, and the reply says so.
     await mcp.stop();
-    await chat.sendMessage(`call ${toolName} {"word": "harbour"}`);
+    await chat.sendMessage(`call ${toolName} {"text": "harbour lights"}`);
     await chat.waitForReplyDone();
     await expect(chat.lastAssistantText()).toContainText(`${toolName}\` failed`);
-    await expect(chat.lastAssistantText()).not.toContainText(lookupAnswer("harbour"));
+    await expect(chat.lastAssistantText()).not.toContainText("returned");
 
     // Settings still lists the tool; a refresh names the failure and keeps the list.
     await page.goto("/settings");
     const stopped = serverCard(page, "words");
-    await expect(stopped.locator(`[data-tool="${LOOKUP_TOOL}"]`)).toBeVisible();
+    await expect(stopped.locator(`[data-tool="${TOOL}"]`)).toBeVisible();
     await stopped.getByRole("button", { name: "Refresh words" }).click();
     await expect(stopped.getByTestId("tool-server-error")).toBeVisible();
-    await expect(stopped.locator(`[data-tool="${LOOKUP_TOOL}"]`)).toBeVisible();
+    await expect(stopped.locator(`[data-tool="${TOOL}"]`)).toBeVisible();
 
     // Pictures at a desktop's and a phone's width, light and dark (looked at by hand).
     await section(page).scrollIntoViewIfNeeded();
@@ -145,7 +150,7 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
 test("adding refuses bad input next to its field; a server is removed with the keyboard after a confirmation", async ({
   page,
 }) => {
-  const mcp = await startMcpToolServer();
+  const mcp = await startToolServer();
   try {
     await new ChatPage(page).openNew();
     await page.goto("/settings");
@@ -165,7 +170,7 @@ test("adding refuses bad input next to its field; a server is removed with the k
 
     // A good one, then the same name again: refused, the first one stays.
     await addServer(page, { slug: "notes", url: mcp.url });
-    await expect(serverCard(page, "notes").locator(`[data-tool="${LOOKUP_TOOL}"]`)).toBeVisible();
+    await expect(serverCard(page, "notes").locator(`[data-tool="${TOOL}"]`)).toBeVisible();
     await expect(serverCard(page, "notes").getByTestId("token-state")).toHaveText("No token");
     await addServer(page, { slug: "notes", url: mcp.url });
     const name = page.getByRole("form", { name: "Add a tool server" }).getByLabel("Name", {
