@@ -99,17 +99,18 @@ export async function listRemoteTools(
 export async function callRemoteTool(
   client: Client,
   target: ServerTarget,
-  call: { name: string; args: Record<string, unknown>; signal?: AbortSignal },
+  call: { name: string; args: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number },
 ): Promise<CallToolResult> {
+  const timeout = call.timeoutMs ?? CALL_TIMEOUT_MS;
   try {
     const result = await client.callTool({ name: call.name, arguments: call.args }, undefined, {
-      timeout: CALL_TIMEOUT_MS,
-      maxTotalTimeout: CALL_TIMEOUT_MS,
+      timeout,
+      maxTotalTimeout: timeout,
       signal: call.signal,
     });
     return result as CallToolResult;
   } catch (error) {
-    throw toolServerError(error, target, CALL_TIMEOUT_MS);
+    throw toolServerError(error, target, timeout);
   }
 }
 
