@@ -4,7 +4,10 @@
 // Failures become ToolServerErrors with a message for the user, never carrying the token.
 import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolServerTool } from "@/db/schema";
 import { ToolServerError, withoutSecret } from "./errors";
@@ -137,6 +140,9 @@ function errorCode(error: unknown): string | null {
 }
 
 function httpStatus(error: unknown): number | null {
+  if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 100) {
+    return error.code;
+  }
   const message = error instanceof Error ? error.message : "";
   const status = /\bHTTP (\d{3})\b/.exec(message)?.[1];
   return status ? Number(status) : null;
