@@ -4,7 +4,10 @@
 // Failures become ToolServerErrors with a message for the user, never carrying the token.
 import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolServerTool } from "@/db/schema";
 import { ToolServerError, withoutSecret } from "./errors";
@@ -99,17 +102,18 @@ export async function listRemoteTools(
 export async function callRemoteTool(
   client: Client,
   target: ServerTarget,
-  call: { name: string; args: Record<string, unknown>; signal?: AbortSignal },
+  call: { name: string; args: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number },
 ): Promise<CallToolResult> {
+  const timeout = call.timeoutMs ?? CALL_TIMEOUT_MS;
   try {
     const result = await client.callTool({ name: call.name, arguments: call.args }, undefined, {
-      timeout: CALL_TIMEOUT_MS,
-      maxTotalTimeout: CALL_TIMEOUT_MS,
+      timeout,
+      maxTotalTimeout: timeout,
       signal: call.signal,
     });
     return result as CallToolResult;
   } catch (error) {
-    throw toolServerError(error, target, CALL_TIMEOUT_MS);
+    throw toolServerError(error, target, timeout);
   }
 }
 
@@ -136,6 +140,9 @@ function errorCode(error: unknown): string | null {
 }
 
 function httpStatus(error: unknown): number | null {
+  if (error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 100) {
+    return error.code;
+  }
   const message = error instanceof Error ? error.message : "";
   const status = /\bHTTP (\d{3})\b/.exec(message)?.[1];
   return status ? Number(status) : null;

@@ -102,6 +102,8 @@ function send(url: URL, init: RequestInit, addresses: LookupAddress[] | null): P
         method: init.method ?? "GET",
         headers: Object.fromEntries(headers),
         signal: init.signal ?? undefined,
+        // A connection of its own each time: a pooled socket would skip the address check.
+        agent: false,
         ...(addresses ? { lookup: pinnedLookup(addresses) as never } : {}),
       },
       (incoming) => {
