@@ -126,6 +126,7 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
     await chat.sendMessage(`call ${toolName} {"text": "harbour lights"}`);
     await chat.waitForReplyDone();
     await expect(chat.lastAssistantText()).toContainText(failed);
+    await expect(chat.lastAssistantText()).toContainText(/could not reach 127\.0\.0\.1/);
     await expect(chat.lastAssistantText()).not.toContainText("returned");
 
     // Settings still lists the tool; a refresh names the failure and keeps the list.
