@@ -109,7 +109,12 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
     const readOnly = serverCard(page, "words").getByRole("checkbox", {
       name: `${TOOL} is read-only (runs without approval)`,
     });
-    await readOnly.check();
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === "PATCH" && r.url().includes("/api/tool-servers/"),
+    );
+    await readOnly.click();
+    expect((await saved).status()).toBe(200);
+    await expect(readOnly).toBeChecked();
     await expect(serverCard(page, "words")).toContainText("(runs without asking)");
     await page.goto(threadUrl);
     await chat.waitForReplyDone();

@@ -12,10 +12,11 @@ export function ToolServerTools({
   server: ToolServerView;
   onChange: (server: ToolServerView) => void;
 }) {
-  const [saving, setSaving] = useState<string | null>(null);
+  // The switch being saved shows its new state at once; a refusal puts it back.
+  const [saving, setSaving] = useState<{ name: string; readOnly: boolean } | null>(null);
 
   async function toggle(name: string, readOnly: boolean) {
-    setSaving(name);
+    setSaving({ name, readOnly });
     const readOnlyTools = server.tools
       .filter((tool) => (tool.name === name ? readOnly : tool.readOnly))
       .map((tool) => tool.name);
@@ -58,14 +59,16 @@ export function ToolServerTools({
           <label className="flex shrink-0 items-center gap-1.5 text-xs">
             <input
               type="checkbox"
-              checked={tool.readOnly}
+              checked={saving?.name === tool.name ? saving.readOnly : tool.readOnly}
               disabled={saving !== null}
               aria-label={`${tool.name} is read-only (runs without approval)`}
               onChange={(e) => void toggle(tool.name, e.target.checked)}
             />
             Read-only
             <span className="text-zinc-500 dark:text-zinc-400">
-              {tool.readOnly ? "(runs without asking)" : "(asks first)"}
+              {(saving?.name === tool.name ? saving.readOnly : tool.readOnly)
+                ? "(runs without asking)"
+                : "(asks first)"}
             </span>
           </label>
         </li>
