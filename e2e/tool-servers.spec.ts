@@ -143,10 +143,12 @@ test("an MCP tool is added, allowed for an agent, approved and answered; a stopp
     await expect(stopped.locator(`[data-tool="${TOOL}"]`)).toBeVisible();
 
     // Pictures at a desktop's and a phone's width, light and dark (looked at by hand).
-    await section(page).scrollIntoViewIfNeeded();
+    // The page scrolls inside its own panel, so a tall viewport shows the whole section.
+    await page.setViewportSize({ width: 1280, height: 2000 });
     await section(page).screenshot({ path: `${SHOTS}/section-1280.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await expectInsideViewport(page);
+    await page.setViewportSize({ width: 390, height: 2400 });
     await section(page).screenshot({ path: `${SHOTS}/section-390.png` });
     await page.emulateMedia({ colorScheme: "dark" });
     await page.waitForTimeout(300); // colours fade in; only for the picture
