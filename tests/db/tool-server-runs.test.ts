@@ -164,4 +164,20 @@ describe("MCP tools in a run", () => {
     expect(after?.tools).toEqual(stored?.tools);
     expect(after?.toolsFetchedAt).toEqual(stored?.toolsFetchedAt);
   });
+
+  it("a server the address policy now refuses is a tool error, and nothing is sent", async () => {
+    const { actor, servers, serverId } = await setup();
+    await servers.patch(serverId, { readOnlyTools: ["echo"] });
+    delete process.env.BATON_MCP_ALLOWED_HOSTS;
+    const before = tools.calls.length;
+    const parts = await turn(actor, randomUUID(), 'call mcp__demo__echo {"text":"hi"}');
+    expect(toolOutputs(parts, "mcp__demo__echo")).toEqual([
+      {
+        ok: false,
+        error:
+          "The tool server demo could not run the tool: refused: 127.0.0.1 is a loopback address.",
+      },
+    ]);
+    expect(tools.calls.length).toBe(before);
+  });
 });
