@@ -98,6 +98,23 @@ describe("MCP tools in a run", () => {
     expect(tools.calls.slice(before)).toEqual([{ name: "echo", args: { text: "hi" } }]);
   });
 
+  it("Allow for this session lets the next call of that tool run without asking", async () => {
+    const { actor } = await setup();
+    const threadId = randomUUID();
+    await turn(actor, threadId, 'call mcp__demo__echo {"text":"one"}');
+    const waiting = await messageAwaitingApproval(actor, threadId);
+    if (!waiting) throw new Error("no approval request stored");
+    await answerApproval(actor, threadId, withApprovalAnswer(waiting, true), {
+      allowForSession: true,
+    });
+    const again = await turn(actor, threadId, 'call mcp__demo__echo {"text":"two"}');
+    expect(asksApproval(again)).toBe(false);
+    expect(toolOutputs(again, "mcp__demo__echo")).toEqual([{ ok: true, content: "two" }]);
+    // The grant is for that tool only.
+    const other = await turn(actor, threadId, 'call mcp__demo__add {"a":1,"b":1}');
+    expect(asksApproval(other)).toBe(true);
+  });
+
   it("a denied call never reaches the server", async () => {
     const { actor } = await setup();
     const threadId = randomUUID();
