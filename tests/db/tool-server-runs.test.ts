@@ -98,6 +98,23 @@ describe("MCP tools in a run", () => {
     expect(tools.calls.slice(before)).toEqual([{ name: "echo", args: { text: "hi" } }]);
   });
 
+  it("Allow for this session lets the next call of that tool run without asking", async () => {
+    const { actor } = await setup();
+    const threadId = randomUUID();
+    await turn(actor, threadId, 'call mcp__demo__echo {"text":"one"}');
+    const waiting = await messageAwaitingApproval(actor, threadId);
+    if (!waiting) throw new Error("no approval request stored");
+    await answerApproval(actor, threadId, withApprovalAnswer(waiting, true), {
+      allowForSession: true,
+    });
+    const again = await turn(actor, threadId, 'call mcp__demo__echo {"text":"two"}');
+    expect(asksApproval(again)).toBe(false);
+    expect(toolOutputs(again, "mcp__demo__echo")).toEqual([{ ok: true, content: "two" }]);
+    // The grant is for that tool only.
+    const other = await turn(actor, threadId, 'call mcp__demo__add {"a":1,"b":1}');
+    expect(asksApproval(other)).toBe(true);
+  });
+
   it("a denied call never reaches the server", async () => {
     const { actor } = await setup();
     const threadId = randomUUID();
@@ -163,5 +180,21 @@ describe("MCP tools in a run", () => {
     const after = await getToolServer({ userId: actor.id, id: serverId });
     expect(after?.tools).toEqual(stored?.tools);
     expect(after?.toolsFetchedAt).toEqual(stored?.toolsFetchedAt);
+  });
+
+  it("a server the address policy now refuses is a tool error, and nothing is sent", async () => {
+    const { actor, servers, serverId } = await setup();
+    await servers.patch(serverId, { readOnlyTools: ["echo"] });
+    delete process.env.BATON_MCP_ALLOWED_HOSTS;
+    const before = tools.calls.length;
+    const parts = await turn(actor, randomUUID(), 'call mcp__demo__echo {"text":"hi"}');
+    expect(toolOutputs(parts, "mcp__demo__echo")).toEqual([
+      {
+        ok: false,
+        error:
+          "The tool server demo could not run the tool: refused: 127.0.0.1 is a loopback address.",
+      },
+    ]);
+    expect(tools.calls.length).toBe(before);
   });
 });
