@@ -48,7 +48,7 @@ export function ToolServerTools({
           data-tool={tool.name}
           className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 px-3 py-2"
         >
-          <div className="min-w-0 flex-1">
+          <div className="min-w-48 flex-1">
             <code className="text-xs break-all">{tool.name}</code>
             {tool.description ? (
               <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
