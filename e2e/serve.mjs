@@ -21,6 +21,8 @@ const env = {
   BATON_LOCAL_DELAY_MS: process.env.BATON_LOCAL_DELAY_MS ?? "60",
   // A line per request at info would bury the run's output (Playwright pipes it through).
   BATON_LOG_LEVEL: process.env.BATON_LOG_LEVEL ?? "warn",
+  // Specs start their MCP tool servers on this machine, which Baton refuses by default.
+  BATON_MCP_ALLOWED_HOSTS: process.env.BATON_MCP_ALLOWED_HOSTS ?? "127.0.0.1",
   PORT: port,
   NEXT_TELEMETRY_DISABLED: "1",
 };

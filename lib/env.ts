@@ -85,6 +85,10 @@ export const envSchema = z
     ),
     /** How many reverse proxies in front of Baton append to X-Forwarded-For (0: trust none). */
     BATON_TRUST_PROXY: optional(nonNegativeInt),
+    /** Tool-server hosts (`host` or `host:port`) reachable even on private or loopback addresses. */
+    BATON_MCP_ALLOWED_HOSTS: optional(
+      commaList.transform((items) => items.map((item) => item.toLowerCase())),
+    ),
     REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL")),
     /** Turns on GET /api/metrics, for callers that send it as a bearer token. */
     BATON_METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),

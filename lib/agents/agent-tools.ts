@@ -1,15 +1,17 @@
-// The tools one agent works with: the built-in tools its profile allows, and the handoff tools
-// when it may use them — with the calls of a leg kept in order and gated by a handoff
+// The tools one agent works with: the built-in tools its profile allows, the handoff tools when
+// it may use them, and the MCP tools it allows of the user's tool servers — with the calls of a leg kept in order and gated by a handoff
 // (handoff/guard.ts). Also what those definitions cost per call, and the lines of the agent's
 // prompt that tell it how handing off works, from its own point of view.
 import "server-only";
 import type { ToolSet } from "ai";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
+import { MCP_TOOL_PREFIX } from "@/lib/connections/tool-names";
 import type { LegGuard } from "./handoff/guard";
 import { createHandoffTools, type HandoffToolContext } from "./handoff/tools";
 import { HANDOFF_TOOL_NAMES, type Profile } from "./profiles";
 import { createBuiltinTools, type ToolContext } from "./tools";
 import { withAnsweredApprovals } from "./tools/approvals";
+import { createMcpTools, type McpToolContext } from "./tools/mcp";
 
 export interface AgentToolsInput {
   profile: Profile;
@@ -19,6 +21,8 @@ export interface AgentToolsInput {
   guard: LegGuard;
   approvedCallIds: ReadonlySet<string>;
   handoffContext: Omit<HandoffToolContext, "source" | "guard">;
+  /** The user's tool servers and the run's connections to them. */
+  mcp: McpToolContext;
 }
 
 /** The names of the tools `profile` is given, in a stable order. */
@@ -39,6 +43,7 @@ export function createAgentTools(input: AgentToolsInput): ToolSet {
   };
   const tools: ToolSet = {};
   for (const [name, tool] of Object.entries(all)) if (names.has(name)) tools[name] = tool;
+  Object.assign(tools, createMcpTools(input.profile.toolsAllow, input.mcp, input.tools));
   return input.guard.wrap(withAnsweredApprovals(tools, input.approvedCallIds));
 }
 
@@ -55,11 +60,25 @@ function noopBuiltins() {
 const tokensByTools = new Map<string, Promise<number>>();
 
 /**
+ * What identifies a tool set's definitions: the names, and for MCP tools (whose description and
+ * schema a refresh may change under the same name) those too.
+ */
+function definitionsKey(tools: ToolSet): string {
+  return Object.entries(tools)
+    .map(([name, tool]) => {
+      if (!name.startsWith(MCP_TOOL_PREFIX)) return name;
+      const schema = (tool.inputSchema as { jsonSchema?: unknown }).jsonSchema;
+      return `${name}\u0001${tool.description ?? ""}\u0001${JSON.stringify(schema)}`;
+    })
+    .join("\u0000");
+}
+
+/**
  * What the definitions of `tools` cost in every call of `modelId`: they depend only on which
- * tools they are, so the figure is kept per model and tool names.
+ * tools they are, so the figure is kept per model and definitions.
  */
 export function agentToolTokens(modelId: string, tools: ToolSet): Promise<number> {
-  const key = `${modelId}\u0000${Object.keys(tools).join(",")}`;
+  const key = `${modelId}\u0000${definitionsKey(tools)}`;
   let known = tokensByTools.get(key);
   if (!known) {
     known = toolSetTokens(tools, modelId);

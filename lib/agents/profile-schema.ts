@@ -4,6 +4,7 @@
 import "server-only";
 import { z } from "zod";
 import { listConfiguredModels } from "@/lib/ai/providers";
+import { MCP_ALLOW_PATTERN } from "@/lib/connections/tool-names";
 import {
   DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,
@@ -100,11 +101,20 @@ const maxStepsSchema = z
 
 const dedupe = <T>(list: T[]): T[] => [...new Set(list)];
 
+/** Built-in names plus `mcp:<server>/<tool>` or `mcp:<server>/*` entries. */
+export const MAX_TOOL_ALLOW = 250;
+
+const builtinNames = new Set<string>(PROFILE_TOOL_NAMES);
+
+const toolAllowSchema = z
+  .string()
+  .refine((name) => builtinNames.has(name) || MCP_ALLOW_PATTERN.test(name), {
+    message:
+      "Not a tool an agent can use (a built-in tool, mcp:<server>/<tool> or mcp:<server>/*).",
+  });
+
 const toolsSchema = z.strictObject({
-  allow: z
-    .array(z.enum(PROFILE_TOOL_NAMES, { message: "Not a tool an agent can use." }))
-    .max(PROFILE_TOOL_NAMES.length * 2, "Too many tool names.")
-    .transform(dedupe),
+  allow: z.array(toolAllowSchema).max(MAX_TOOL_ALLOW, "Too many tool names.").transform(dedupe),
 });
 
 const callerListSchema = z

@@ -5,10 +5,12 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
-import type { Message } from "@/db/schema";
+import { listToolServers } from "@/db/queries/tool-servers";
+import type { Message, ToolServer } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import { modelCallsTools, resolveModelInfo } from "@/lib/ai/registry";
 import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import type { McpConnections } from "@/lib/connections/run-connections";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
 import { LegGuard } from "./handoff/guard";
@@ -26,6 +28,8 @@ export interface AgentToolRequest {
   /** Told of every handoff decision (the run's journal). */
   onDecision?: HandoffToolContext["onDecision"];
   commit: HandoffToolContext["commit"];
+  /** The run's connections to the user's tool servers. */
+  mcp: McpConnections;
 }
 
 export class RunAgent {
@@ -40,6 +44,8 @@ export class RunAgent {
     private readonly request: Message,
     /** The thread's model: what a target without a model of its own runs on. */
     private readonly threadModelId: string,
+    /** The user's tool servers, as stored when the agent was entered. */
+    private readonly servers: readonly ToolServer[],
   ) {}
 
   static async enter(input: {
@@ -56,7 +62,8 @@ export class RunAgent {
     const offers =
       profile.toolsAllow.includes("handoff_to_agent") &&
       handoffTargetsOf(profile, await listAgents(input.userId)).length > 0;
-    const tools = definitionTools(profile, offers, {
+    const servers = await listToolServers({ userId: input.userId });
+    const tools = definitionTools(profile, offers, servers, {
       userId: input.userId,
       threadId: input.threadId,
       sessionId: "",
@@ -76,6 +83,7 @@ export class RunAgent {
       offers,
       input.request,
       input.threadModelId,
+      servers,
     );
   }
 
@@ -106,6 +114,7 @@ export class RunAgent {
         onDecision: request.onDecision,
         commit: request.commit,
       },
+      mcp: { servers: this.servers, connections: request.mcp },
     });
   }
 
@@ -122,7 +131,7 @@ export class RunAgent {
   ) {
     const brief = normalizeBrief(input, this.ref, { id: target.id, name: target.name });
     const prompt = `${agentSystemPrompt(target, true)}\n\n${renderBriefMarkdown(brief)}`;
-    const targetTools = definitionTools(target, true, context);
+    const targetTools = definitionTools(target, true, this.servers, context);
     const tokens =
       PROMPT_OVERHEAD_TOKENS +
       estimateTokens(prompt, modelId) +
@@ -133,7 +142,12 @@ export class RunAgent {
 }
 
 /** An agent's tools for their definitions only (what they cost), never to be run. */
-function definitionTools(profile: Profile, handoff: boolean, context: ToolContext): ToolSet {
+function definitionTools(
+  profile: Profile,
+  handoff: boolean,
+  servers: readonly ToolServer[],
+  context: ToolContext,
+): ToolSet {
   return createAgentTools({
     profile,
     handoff,
@@ -152,5 +166,6 @@ function definitionTools(profile: Profile, handoff: boolean, context: ToolContex
         throw new Error("definition-only tools never run");
       },
     },
+    mcp: { servers, connections: null },
   });
 }

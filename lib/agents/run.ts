@@ -19,6 +19,7 @@ import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
+import { McpConnections } from "@/lib/connections/run-connections";
 import { draftAheadSoon } from "@/lib/context/draft-ahead";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { decideContextAction } from "@/lib/context/policy";
@@ -120,6 +121,8 @@ class RunLoop {
   private readonly saver: ReplySaver;
   /** Records the run's time to first token (lib/metrics). */
   private firstText: () => void = () => {};
+  /** Connections to the user's tool servers, opened on first use, closed when the run ends. */
+  private readonly mcp = new McpConnections();
 
   private get scope() {
     return this.agent.scope;
@@ -209,6 +212,7 @@ class RunLoop {
       throw error;
     } finally {
       clearInterval(saving);
+      await this.mcp.close();
     }
   }
 
@@ -356,6 +360,7 @@ class RunLoop {
       onDecision: (decision, request) =>
         this.recorder?.handoffDecision(decision, request, this.agent.ref),
       commit: (handoff) => this.commitHandoff(session, handoff),
+      mcp: this.mcp,
     });
   }
 

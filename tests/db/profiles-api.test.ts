@@ -34,6 +34,16 @@ describe("POST /api/profiles refuses bad bodies with field errors and stores not
     ["a brief share of 0", { ...writer, briefShare: 0 }, "briefShare"],
     ["a brief share above 1", { ...writer, briefShare: 1.5 }, "briefShare"],
     ["an unknown tool", { ...writer, tools: { allow: ["read_file", "rm_rf"] } }, "tools.allow.1"],
+    [
+      "a malformed MCP tool",
+      { ...writer, tools: { allow: ["mcp:demo/*", "mcp:Demo/echo"] } },
+      "tools.allow.1",
+    ],
+    [
+      "an MCP server without a tool",
+      { ...writer, tools: { allow: ["mcp:demo"] } },
+      "tools.allow.0",
+    ],
     ["tools as a bare list", { ...writer, tools: ["read_file"] }, "tools"],
     ["an unknown key in tools", { ...writer, tools: { allow: [], deny: [] } }, "tools.deny"],
     [

@@ -77,8 +77,8 @@ async function json(response: Response, status: number, what: string) {
 }
 
 /**
- * A signed-up user (so tokens are allowed) with a thread, a share link, a handoff, a token and an
- * agent profile.
+ * A signed-up user (so tokens are allowed) with a thread, a share link, a handoff, a token, an
+ * agent profile and a tool server.
  */
 export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> {
   const email = `victim-${randomUUID()}@example.test`;
@@ -170,6 +170,16 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
     201,
     "creating an agent profile",
   );
+  // Unresolvable on purpose: stored with its failure as lastError, no server needed.
+  const toolServer = await json(
+    await callRoute(routeAt("/api/tool-servers"), "POST", `${APP_ORIGIN}/api/tool-servers`, {
+      headers,
+      params: {},
+      body: JSON.stringify({ slug: "victim-tools", url: "https://victim-tools.invalid/mcp" }),
+    }),
+    201,
+    "adding a tool server",
+  );
   return {
     cookie,
     victim: {
@@ -182,6 +192,7 @@ export async function seedVictim(): Promise<{ victim: Victim; cookie: string }> 
       tokenId: String(token.id),
       token: String(token.token),
       profileId: String((profile.profile as { id: string }).id),
+      toolServerId: String((toolServer.server as { id: string }).id),
       email,
       password,
     },

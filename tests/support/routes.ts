@@ -114,6 +114,8 @@ export interface Victim {
   pinId?: string;
   /** The slug of one of the victim's agent profiles. */
   profileId: string;
+  /** One of the victim's MCP tool servers (absent where the seeding made none). */
+  toolServerId?: string;
   email: string;
   password: string;
 }
@@ -178,6 +180,7 @@ function dynamicValue(route: RouteFile, index: number, name: string, victim: Vic
   if (parent === "runs") return victim.runId ?? randomUUID();
   if (parent === "pins") return victim.pinId ?? randomUUID();
   if (parent === "profiles") return victim.profileId;
+  if (parent === "tool-servers") return victim.toolServerId ?? randomUUID();
   throw new Error(
     `${route.file}: no sample value for [${name}] after "${parent}"; add one in tests/support/routes.ts`,
   );
@@ -229,6 +232,10 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
       return [{ id: "forged-agent", name: "Forged agent", systemPrompt: "forged prompt" }];
     case "PATCH /api/profiles/[slug]":
       return [{ name: "forged name", systemPrompt: "forged prompt" }];
+    case "POST /api/tool-servers":
+      return [{ slug: "forged-server", url: "https://forged.invalid/mcp", token: "forged-token" }];
+    case "PATCH /api/tool-servers/[id]":
+      return [{ url: "https://forged.invalid/mcp", token: null }];
     case "POST /api/mcp":
       return [
         {
@@ -247,6 +254,8 @@ function bodyFor(pattern: string, method: HttpMethod, victim: Victim): unknown[]
     case "DELETE /api/tokens/[id]":
     case "DELETE /api/profiles/[slug]":
     case "DELETE /api/mcp":
+    case "DELETE /api/tool-servers/[id]":
+    case "POST /api/tool-servers/[id]/refresh":
       return [undefined];
     default:
       return method === "GET" || method === "HEAD" ? [undefined] : [{}];

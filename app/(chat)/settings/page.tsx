@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { GroomHandoffs } from "@/components/settings/groom-handoffs";
+import { ToolServersSettings } from "@/components/settings/tool-servers/tool-servers-settings";
 import { currentActor } from "@/lib/auth/server";
 import { handoffTtlDays } from "@/lib/handoff-api/groom";
 import { listTokens } from "@/lib/handoff-api/tokens";
@@ -32,6 +33,23 @@ export default async function SettingsPage() {
           >
             Manage agents
           </Link>
+        </section>
+        <section aria-labelledby="tool-servers-heading" className="space-y-3">
+          <h2 id="tool-servers-heading" className="text-lg font-semibold">
+            Tool servers
+          </h2>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            Outside MCP servers whose tools your agents may call. Allow a server's tools for an
+            agent in{" "}
+            <Link
+              href="/settings/agents"
+              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+            >
+              Agents
+            </Link>
+            ; a tool asks for your approval before each call unless you mark it read-only.
+          </p>
+          <ToolServersSettings />
         </section>
         <section aria-labelledby="api-tokens-heading" className="space-y-3">
           <h2 id="api-tokens-heading" className="text-lg font-semibold">

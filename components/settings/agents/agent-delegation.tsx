@@ -2,6 +2,7 @@
 // The agent form's tools and delegation: which tools the agent may call, whether it may hand
 // work on, and who may hand work to it (docs/agents.md, "Who may hand off to whom").
 import type { ProfileFormField, ProfileFormValues } from "@/lib/agents/profile-form";
+import { setBuiltinTool } from "@/lib/agents/profile-mcp-allow";
 import { describedBy, Field, FieldErrors, INPUT_CLASS } from "./agent-fields";
 
 type Errors = Partial<Record<ProfileFormField, string[]>>;
@@ -44,12 +45,7 @@ export function ToolFields({
               aria-invalid={invalid || undefined}
               checked={values.tools.includes(tool)}
               onChange={(e) =>
-                set(
-                  "tools",
-                  e.target.checked
-                    ? toolNames.filter((t) => t === tool || values.tools.includes(t))
-                    : values.tools.filter((t) => t !== tool),
-                )
+                set("tools", setBuiltinTool(values.tools, toolNames, tool, e.target.checked))
               }
             />
             <span>

@@ -15,6 +15,7 @@ import { ApiError } from "@/lib/api/client";
 import { patchAgent, postAgent } from "./agent-api";
 import { DelegationFields, ToolFields } from "./agent-delegation";
 import { describedBy, Field, INPUT_CLASS } from "./agent-fields";
+import { McpToolFields, type ToolServersLoad } from "./agent-mcp-tools";
 
 export type AgentFormMode = "create" | "edit" | "view";
 
@@ -38,6 +39,7 @@ export function AgentForm({
   initial,
   models,
   toolNames,
+  toolServers,
   onSaved,
   onCancel,
 }: {
@@ -45,6 +47,8 @@ export function AgentForm({
   initial: ProfileView;
   models: readonly ModelChoice[];
   toolNames: readonly string[];
+  /** The user's MCP tool servers, whose tools the agent may be allowed. */
+  toolServers: ToolServersLoad;
   onSaved: (profile: ProfileView) => void;
   onCancel: () => void;
 }) {
@@ -330,6 +334,12 @@ export function AgentForm({
           values={values}
           errors={errors.byField}
           set={set}
+        />
+        <McpToolFields
+          load={toolServers}
+          allow={values.tools}
+          onChange={(allow) => set("tools", allow)}
+          invalid={Boolean(errors.byField.tools?.length)}
         />
         <DelegationFields
           id={idOf("delegation")}

@@ -1,13 +1,15 @@
 "use client";
 // The Agents settings page's body: the list of agents and, when one is opened, its form (a new
 // agent, one of the user's to edit, or the built-in one to read).
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { fetchToolServers } from "@/components/settings/tool-servers/tool-server-api";
 import { Button } from "@/components/ui/button";
 import type { ProfileView } from "@/lib/agents/profile-view";
 import { removeAgent } from "./agent-api";
 import { AgentForm, type AgentFormMode, type ModelChoice } from "./agent-form";
 import { AgentList } from "./agent-list";
+import type { ToolServersLoad } from "./agent-mcp-tools";
 
 type Open = { mode: AgentFormMode; profile: ProfileView } | null;
 
@@ -32,7 +34,25 @@ export function AgentsSettings({
 }) {
   const [profiles, setProfiles] = useState(initialProfiles);
   const [open, setOpen] = useState<Open>(null);
+  const [toolServers, setToolServers] = useState<ToolServersLoad>({ state: "loading" });
   const newButton = useRef<HTMLButtonElement>(null);
+
+  // The user's tool servers, whose tools a form can allow; read once when the page opens.
+  useEffect(() => {
+    let live = true;
+    fetchToolServers().then(
+      (servers) => live && setToolServers({ state: "ready", servers }),
+      (error: unknown) =>
+        live &&
+        setToolServers({
+          state: "failed",
+          message: error instanceof Error ? error.message : "Couldn't load your tool servers.",
+        }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   function close() {
     setOpen(null);
@@ -78,6 +98,7 @@ export function AgentsSettings({
           initial={open.profile}
           models={models}
           toolNames={toolNames}
+          toolServers={toolServers}
           onSaved={saved}
           onCancel={close}
         />

@@ -1,0 +1,170 @@
+"use client";
+// The form that adds an outside MCP server: its slug (the name tools are known by), its URL and
+// an optional bearer token. The API checks every field; its field errors are shown next to the
+// fields and the first one is focused.
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { describedBy, Field, INPUT_CLASS } from "@/components/settings/agents/agent-fields";
+import { Button } from "@/components/ui/button";
+import { ApiError } from "@/lib/api/client";
+import { addToolServer, type ToolServerView } from "./tool-server-api";
+
+type FieldName = "slug" | "url" | "token";
+const FIELDS: readonly FieldName[] = ["slug", "url", "token"];
+
+interface Errors {
+  byField: Partial<Record<FieldName, string[]>>;
+  form: string[];
+}
+const NO_ERRORS: Errors = { byField: {}, form: [] };
+
+/** A refusal's field errors on the form's fields; the rest (and a bare message) above them. */
+function errorsOf(error: unknown): Errors {
+  const next: Errors = { byField: {}, form: [] };
+  const fields = error instanceof ApiError ? (error.fields ?? {}) : {};
+  for (const [field, messages] of Object.entries(fields)) {
+    const name = FIELDS.find((f) => f === field);
+    if (name) next.byField[name] = messages;
+    else next.form.push(...messages);
+  }
+  if (Object.keys(next.byField).length === 0 && next.form.length === 0) {
+    next.form.push(error instanceof Error ? error.message : "Couldn't add the tool server.");
+  }
+  return next;
+}
+
+export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) => void }) {
+  const [values, setValues] = useState({ slug: "", url: "", token: "" });
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [attempt, setAttempt] = useState(0);
+  const [adding, setAdding] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const base = useId();
+  const idOf = (field: FieldName) => `${base}-${field}`;
+
+  // After a refused add, focus the first field in error (or the summary when none shows one).
+  useEffect(() => {
+    if (attempt === 0) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    (first ?? summaryRef.current)?.focus();
+  }, [attempt]);
+
+  const set = (field: FieldName, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) =>
+      e.byField[field] ? { ...e, byField: { ...e.byField, [field]: undefined } } : e,
+    );
+  };
+
+  const fieldProps = (field: FieldName, help: boolean) => ({
+    id: idOf(field),
+    value: values[field],
+    onChange: (e: { target: { value: string } }) => set(field, e.target.value),
+    "aria-invalid": Boolean(errors.byField[field]?.length) || undefined,
+    "aria-describedby": describedBy(idOf(field), help, errors.byField[field]),
+  });
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setAdding(true);
+    try {
+      const token = values.token.trim();
+      const server = await addToolServer({
+        slug: values.slug.trim(),
+        url: values.url.trim(),
+        ...(token ? { token } : {}),
+      });
+      setValues({ slug: "", url: "", token: "" });
+      setErrors(NO_ERRORS);
+      onAdded(server);
+    } catch (error) {
+      setErrors(errorsOf(error));
+      setAttempt((n) => n + 1);
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  return (
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      aria-label="Add a tool server"
+      className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <h3 className="text-sm font-semibold">Add a tool server</h3>
+      {errors.form.length > 0 ? (
+        <div
+          ref={summaryRef}
+          tabIndex={-1}
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
+          {errors.form.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+        </div>
+      ) : null}
+      <fieldset disabled={adding} className="grid gap-3 sm:grid-cols-[12rem_1fr]">
+        <Field
+          id={idOf("slug")}
+          label="Name"
+          help="Up to 32 lowercase letters, digits and hyphens; its tools reach the model as mcp__<name>__<tool>."
+          errors={errors.byField.slug}
+        >
+          <input
+            {...fieldProps("slug", true)}
+            required
+            maxLength={32}
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="search"
+            className={`${INPUT_CLASS} font-mono`}
+          />
+        </Field>
+        <Field
+          id={idOf("url")}
+          label="URL"
+          help="The server's streamable HTTP endpoint."
+          errors={errors.byField.url}
+        >
+          <input
+            {...fieldProps("url", true)}
+            type="url"
+            inputMode="url"
+            required
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://tools.example.com/mcp"
+            className={INPUT_CLASS}
+          />
+        </Field>
+        <Field
+          id={idOf("token")}
+          label="Token (optional)"
+          help="Sent as a bearer token. Stored sealed and never shown again."
+          errors={errors.byField.token}
+          className="sm:col-span-2"
+        >
+          <input
+            {...fieldProps("token", true)}
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            className={`${INPUT_CLASS} sm:max-w-sm`}
+          />
+        </Field>
+      </fieldset>
+      <Button
+        type="submit"
+        variant="primary"
+        disabled={adding || values.slug.trim() === "" || values.url.trim() === ""}
+      >
+        {adding ? "Adding…" : "Add server"}
+      </Button>
+    </form>
+  );
+}

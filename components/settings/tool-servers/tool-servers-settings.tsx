@@ -1,0 +1,93 @@
+"use client";
+// Settings → Tool servers: the outside MCP servers whose tools the user's agents may call. Loads
+// the list in the browser, adds a server, and shows each one's tools, token and last error.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { AddToolServer } from "./add-tool-server";
+import { fetchToolServers, type ToolServerView } from "./tool-server-api";
+import { ToolServerCard } from "./tool-server-card";
+
+type Load =
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; servers: ToolServerView[] };
+
+const bySlug = (a: ToolServerView, b: ToolServerView) => a.slug.localeCompare(b.slug);
+
+export function ToolServersSettings() {
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  // Where focus goes when the server that held it is removed.
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const reload = useCallback(async () => {
+    setLoad({ state: "loading" });
+    try {
+      setLoad({ state: "ready", servers: [...(await fetchToolServers())].sort(bySlug) });
+    } catch (error) {
+      setLoad({
+        state: "failed",
+        message: error instanceof Error ? error.message : "Couldn't load your tool servers.",
+      });
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const update = (fn: (servers: ToolServerView[]) => ToolServerView[]) =>
+    setLoad((current) =>
+      current.state === "ready" ? { state: "ready", servers: fn(current.servers) } : current,
+    );
+
+  function added(server: ToolServerView) {
+    update((list) => [...list.filter((s) => s.id !== server.id), server].sort(bySlug));
+    if (server.lastError) toast.error(`Added ${server.slug}, but couldn't list its tools`);
+    else
+      toast.success(
+        `Added ${server.slug} with ${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`,
+      );
+  }
+
+  return (
+    <div className="space-y-4">
+      <AddToolServer onAdded={added} />
+      <div ref={listRef} tabIndex={-1} className="outline-none">
+        {load.state === "loading" ? (
+          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+            Loading tool servers…
+          </p>
+        ) : load.state === "failed" ? (
+          <div role="alert" className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="text-red-700 dark:text-red-300">{load.message}</span>
+            <Button size="sm" onClick={() => void reload()}>
+              Try again
+            </Button>
+          </div>
+        ) : load.servers.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            No tool servers yet. Add one above, then allow its tools for an agent in Agents.
+          </p>
+        ) : (
+          <ul aria-label="Tool servers" className="space-y-3">
+            {load.servers.map((server) => (
+              <ToolServerCard
+                key={server.id}
+                server={server}
+                onChange={(next) =>
+                  update((list) => list.map((s) => (s.id === next.id ? next : s)))
+                }
+                onRemoved={(gone) => {
+                  update((list) => list.filter((s) => s.id !== gone.id));
+                  toast.success(`Removed ${gone.slug}`);
+                  listRef.current?.focus();
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
