@@ -1,7 +1,7 @@
 "use client";
 // The agent form's building blocks: a labelled field with its help and its errors (tied to the
 // input with aria-describedby), and the class names inputs share.
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 
 export const INPUT_CLASS =
   "mt-1 w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-70 aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
@@ -51,6 +51,29 @@ export function Field({
         </p>
       ) : null}
       <FieldErrors id={id} errors={errors} />
+    </div>
+  );
+}
+
+/** A refused form's errors that belong to no field, above the fields; focused when none shows one. */
+export function FormErrorSummary({
+  messages,
+  ref,
+}: {
+  messages: readonly string[];
+  ref: Ref<HTMLDivElement>;
+}) {
+  if (messages.length === 0) return null;
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      {messages.map((message) => (
+        <p key={message}>{message}</p>
+      ))}
     </div>
   );
 }

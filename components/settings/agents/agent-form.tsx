@@ -14,7 +14,7 @@ import { PROFILE_LIMITS, type ProfileView } from "@/lib/agents/profile-view";
 import { ApiError } from "@/lib/api/client";
 import { patchAgent, postAgent } from "./agent-api";
 import { DelegationFields, ToolFields } from "./agent-delegation";
-import { describedBy, Field, INPUT_CLASS } from "./agent-fields";
+import { describedBy, Field, FormErrorSummary, INPUT_CLASS } from "./agent-fields";
 import { McpToolFields, type ToolServersLoad } from "./agent-mcp-tools";
 
 export type AgentFormMode = "create" | "edit" | "view";
@@ -131,18 +131,7 @@ export function AgentForm({
           The built-in agent cannot be changed. Create your own agent to use other settings.
         </p>
       ) : null}
-      {errors.form.length > 0 ? (
-        <div
-          ref={summaryRef}
-          tabIndex={-1}
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          {errors.form.map((message) => (
-            <p key={message}>{message}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormErrorSummary messages={errors.form} ref={summaryRef} />
       <fieldset disabled={readOnly || saving} className="space-y-5">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id={idOf("name")} label="Name" errors={errors.byField.name}>

@@ -3,7 +3,12 @@
 // an optional bearer token. The API checks every field; its field errors are shown next to the
 // fields and the first one is focused.
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { describedBy, Field, INPUT_CLASS } from "@/components/settings/agents/agent-fields";
+import {
+  describedBy,
+  Field,
+  FormErrorSummary,
+  INPUT_CLASS,
+} from "@/components/settings/agents/agent-fields";
 import { Button } from "@/components/ui/button";
 import { ApiError } from "@/lib/api/client";
 import { addToolServer, type ToolServerView } from "./tool-server-api";
@@ -94,18 +99,7 @@ export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) =
       className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
     >
       <h3 className="text-sm font-semibold">Add a tool server</h3>
-      {errors.form.length > 0 ? (
-        <div
-          ref={summaryRef}
-          tabIndex={-1}
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          {errors.form.map((message) => (
-            <p key={message}>{message}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormErrorSummary messages={errors.form} ref={summaryRef} />
       <fieldset disabled={adding} className="grid gap-3 sm:grid-cols-[12rem_1fr]">
         <Field
           id={idOf("slug")}
