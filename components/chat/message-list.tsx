@@ -3,7 +3,7 @@
 // compaction markers and placeholders for pages not loaded yet, with the session navigator above
 // it. It follows a streaming reply while the reader is at the bottom, keeps the view still when
 // rows load above, and asks for the pages the reader scrolls toward.
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { measureElement as measureRow, useVirtualizer } from "@tanstack/react-virtual";
 import {
   type ReactNode,
   useCallback,
@@ -17,31 +17,18 @@ import { ExpandedHandoffsProvider } from "@/components/session/expanded-handoffs
 import { SessionDivider } from "@/components/session/session-divider";
 import { SessionNavigator } from "@/components/session/session-navigator";
 import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
+import { RowHeights } from "@/lib/chat/row-heights";
 import type { AgentRef, ChatMessage } from "@/lib/chat/types";
 import { type MessageActions, MessageView } from "./message-view";
 
-/** Height a placeholder gives each message it stands for; also the estimate for a message row. */
-export const MESSAGE_ROW_ESTIMATE = 96;
-const DIVIDER_ESTIMATE = 150;
-const LIVE_DIVIDER_ESTIMATE = 72;
-const DRAFT_EDITOR_ESTIMATE = 1200;
-const COMPACTION_ESTIMATE = 44;
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
 const JUMP_SETTLE_MS = 1000;
 
-function estimateOf(item: ListItem | undefined): number {
-  switch (item?.kind) {
-    case "placeholder":
-      return item.count * MESSAGE_ROW_ESTIMATE;
-    case "session_divider":
-      if (item.live?.event === "awaiting_review") return DRAFT_EDITOR_ESTIMATE;
-      return item.live ? LIVE_DIVIDER_ESTIMATE : DIVIDER_ESTIMATE;
-    case "compaction":
-      return COMPACTION_ESTIMATE;
-    default:
-      return MESSAGE_ROW_ESTIMATE;
-  }
+/** The virtualizer's key: a placeholder standing for other messages is another row. */
+function rowKey(item: ListItem | undefined, index: number): string | number {
+  if (!item) return index;
+  return item.kind === "placeholder" ? `${item.key}:${item.count}` : item.key;
 }
 
 const NO_ACTIONS: MessageActions = {};
@@ -59,19 +46,14 @@ function CompactionMarker({ before, after }: { before: number; after: number }) 
   );
 }
 
-function Placeholder({ item }: { item: PlaceholderItem }) {
+function Placeholder({ height, rowHeight }: { height: number; rowHeight: number }) {
   return (
-    <div
-      aria-hidden="true"
-      data-testid="message-placeholder"
-      className="px-4"
-      style={{ height: item.count * MESSAGE_ROW_ESTIMATE }}
-    >
+    <div aria-hidden="true" data-testid="message-placeholder" className="px-4" style={{ height }}>
       <div
         className="h-full rounded-lg opacity-60"
         style={{
           // Skeleton rows drawn by the background: one element however many messages it holds.
-          backgroundImage: `repeating-linear-gradient(to bottom, transparent 0 16px, rgb(161 161 170 / 0.18) 16px 52px, transparent 52px ${MESSAGE_ROW_ESTIMATE}px)`,
+          backgroundImage: `repeating-linear-gradient(to bottom, transparent 0 16px, rgb(161 161 170 / 0.18) 16px 52px, transparent 52px ${Math.max(56, Math.round(rowHeight))}px)`,
         }}
       />
     </div>
@@ -120,12 +102,27 @@ export function MessageList({
   const scrollerRef = useRef<HTMLDivElement>(null);
   const itemsRef = useRef(items);
   itemsRef.current = items;
+  const [heights] = useState(() => new RowHeights());
+  // Estimates learn from the rows measured so far only when rows are added or removed: the
+  // virtualizer then keeps the row at the top of the view in place, so nothing visible moves.
+  const settledCount = useRef(-1);
+  if (settledCount.current !== items.length) {
+    settledCount.current = items.length;
+    heights.settle();
+  }
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollerRef.current,
-    estimateSize: (index) => estimateOf(itemsRef.current[index]),
-    getItemKey: (index) => itemsRef.current[index]?.key ?? index,
+    estimateSize: (index) => heights.estimate(itemsRef.current[index]),
+    getItemKey: (index) => rowKey(itemsRef.current[index], index),
+    measureElement: (element, entry, instance) => {
+      const size = measureRow(element, entry, instance);
+      const index = instance.indexFromElement(element);
+      const item = itemsRef.current[index];
+      heights.measured(String(rowKey(item, index)), item, size);
+      return size;
+    },
     overscan: 4,
     paddingStart: 16,
     paddingEnd: 16,
@@ -135,6 +132,15 @@ export function MessageList({
     followOnAppend: true,
     scrollEndThreshold: 4,
   });
+
+  // A row measured for the first time moves the view by its change when it starts above the
+  // view's top; a row measured again, only when it lies wholly above it (a reply growing at the
+  // top of the view grows below what the reader sees). Scrolling up is no exception: rows loaded
+  // above must not push the rows in view.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    const top = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key) ? item.end <= top : item.start < top;
+  };
 
   const sessionNumbers = useMemo(
     () =>
@@ -296,7 +302,12 @@ export function MessageList({
       case "compaction":
         return <CompactionMarker before={item.tokensBefore} after={item.tokensAfter} />;
       case "placeholder":
-        return <Placeholder item={item} />;
+        return (
+          <Placeholder
+            height={heights.placeholderHeight(item.key, item.count)}
+            rowHeight={heights.messageHeight()}
+          />
+        );
     }
   };
 
@@ -327,7 +338,7 @@ export function MessageList({
                 if (!item) return null;
                 return (
                   <div
-                    key={item.key}
+                    key={v.key.toString()}
                     data-index={v.index}
                     ref={virtualizer.measureElement}
                     className="absolute left-0 top-0 w-full"
