@@ -359,6 +359,15 @@ export function ChatPanel({
     () => stillAnswering(answeringIds(answering), live.followed, listMessages),
     [answering, live.followed, listMessages],
   );
+  // Replies the server is writing as the page loads: the first HTML leaves them out.
+  const liveRowIds = useMemo(() => {
+    const requests = new Set(initialLive?.flatMap((s) => (s.requestId ? [s.requestId] : [])));
+    const ids = new Set(
+      initialLive?.flatMap((s) => (s.continuesMessageId ? [s.continuesMessageId] : [])),
+    );
+    for (const [reply, request] of requestIds) if (requests.has(request)) ids.add(reply);
+    return ids;
+  }, [initialLive, requestIds]);
   const streamingIds = useMemo(() => new Set(liveReplies.map((m) => m.id)), [liveReplies]);
 
   const formatted = useMemo(() => {
@@ -450,6 +459,7 @@ export function ChatPanel({
                 onPlaceholdersNear={pages.loadNear}
                 actionsFor={(message) => actionsFor(message, actionContext)}
                 emptyState={<EmptyChat />}
+                liveRowIds={liveRowIds}
                 queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
               />
             </ThreadPinsProvider>

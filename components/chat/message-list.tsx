@@ -81,6 +81,23 @@ export interface MessageListProps {
   /** Placeholders near the viewport, nearest first: load their pages. */
   onPlaceholdersNear?: (placeholders: PlaceholderItem[]) => void;
   emptyState?: ReactNode;
+  /** Rows whose reply is streaming now: the first HTML leaves them out (they arrive live). */
+  liveRowIds?: ReadonlySet<string>;
+}
+
+/** Rows the first HTML shows: enough of the newest to fill a tall window. */
+const SERVER_ROWS = 12;
+
+/** The newest rows, oldest first, without placeholders or rows being streamed. */
+function lastRows(items: ListItem[], live: ReadonlySet<string>) {
+  const rows: { item: ListItem; index: number }[] = [];
+  for (let index = items.length - 1; index >= 0 && rows.length < SERVER_ROWS; index--) {
+    const item = items[index];
+    if (!item || item.kind === "placeholder") continue;
+    if (item.kind === "message" && live.has(item.message.id)) continue;
+    rows.push({ item, index });
+  }
+  return rows.reverse();
 }
 
 export function MessageList({
@@ -98,6 +115,7 @@ export function MessageList({
   cancellingReset = false,
   onPlaceholdersNear,
   emptyState,
+  liveRowIds = NO_IDS,
 }: MessageListProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const itemsRef = useRef(items);
@@ -226,6 +244,10 @@ export function MessageList({
   }, [items, readPosition]);
 
   const virtualItems = virtualizer.getVirtualItems();
+  // Rendered on the server and at hydration as its newest rows (`lastRows`); virtualized from
+  // the first layout in the browser on.
+  const [mounted, setMounted] = useState(false);
+  useLayoutEffect(() => setMounted(true), []);
 
   useEffect(() => {
     if (!onPlaceholdersNear) return;
@@ -328,18 +350,36 @@ export function MessageList({
             aria-busy={busy}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
             tabIndex={0}
-            className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+            className={`h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500${mounted ? "" : " flex flex-col-reverse"}`}
             data-testid="message-scroller"
           >
             {items.length === 0 ? emptyState : null}
-            <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-              {virtualItems.map((v) => {
+            {mounted ? null : (
+              // The first HTML: the newest rows in plain flow, and the reversed column opens the
+              // scroller at its bottom before any script runs.
+              <div className="py-4">
+                {lastRows(items, liveRowIds).map(({ item, index }) => (
+                  <div
+                    key={item.key}
+                    data-message-id={item.kind === "message" ? item.key : undefined}
+                  >
+                    <div className="mx-auto max-w-3xl">{renderItem(item, index)}</div>
+                  </div>
+                ))}
+              </div>
+            )}
+            <div
+              className="relative w-full"
+              style={{ height: mounted ? virtualizer.getTotalSize() : 0 }}
+            >
+              {(mounted ? virtualItems : []).map((v) => {
                 const item = items[v.index];
                 if (!item) return null;
                 return (
                   <div
                     key={v.key.toString()}
                     data-index={v.index}
+                    data-message-id={item.kind === "message" ? item.key : undefined}
                     ref={virtualizer.measureElement}
                     className="absolute left-0 top-0 w-full"
                     style={{ transform: `translateY(${v.start}px)` }}
