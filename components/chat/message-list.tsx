@@ -3,7 +3,11 @@
 // compaction markers and placeholders for pages not loaded yet, with the session navigator above
 // it. It follows a streaming reply while the reader is at the bottom, keeps the view still when
 // rows load above, and asks for the pages the reader scrolls toward.
-import { measureElement as measureRow, useVirtualizer } from "@tanstack/react-virtual";
+import {
+  measureElement as measureRow,
+  useVirtualizer,
+  type Virtualizer,
+} from "@tanstack/react-virtual";
 import {
   type ReactNode,
   useCallback,
@@ -123,10 +127,22 @@ export function MessageList({
   const [heights] = useState(() => new RowHeights());
   // Estimates learn from the rows measured so far only when rows are added or removed: the
   // virtualizer then keeps the row at the top of the view in place, so nothing visible moves.
+  // Whether the view keeps to the newest row (see `readPosition`).
+  const stick = useRef(true);
+  const lastTop = useRef(0);
   const settledCount = useRef(-1);
+  const previous = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
   if (settledCount.current !== items.length) {
     settledCount.current = items.length;
     heights.settle();
+    // The virtualizer keeps the row at the top of the view in place from the offset it last
+    // read; a scroll since (the reader's, not yet reported by its event) must not be undone.
+    // (Not while keeping to the end: a scroll the virtualizer wrote itself may be pending.)
+    const el = scrollerRef.current;
+    const last = previous.current;
+    if (el && last && last.scrollOffset !== null && !stick.current) {
+      last.scrollOffset = el.scrollTop;
+    }
   }
 
   const virtualizer = useVirtualizer({
@@ -150,6 +166,8 @@ export function MessageList({
     followOnAppend: true,
     scrollEndThreshold: 4,
   });
+
+  previous.current = virtualizer;
 
   // A row measured for the first time moves the view by its change when it starts above the
   // view's top; a row measured again, only when it lies wholly above it (a reply growing at the
@@ -175,13 +193,10 @@ export function MessageList({
   // session's next divider may sit in the upper part of the view).
   const jumpedAt = useRef(0);
 
-  // Whether the view keeps to the newest row. The virtualizer follows rows appended at the end
-  // and a reply growing there, but not rows inserted above the end (a session divider, a
+  // `stick`: whether the view keeps to the newest row. The virtualizer follows rows appended at
+  // the end and a reply growing there, but not rows inserted above the end (a session divider, a
   // queued message) or the view shrinking (the navigator appearing): those are handled here.
   // It lets go when the reader scrolls up, and holds again once they are back at the bottom.
-  const stick = useRef(true);
-  const lastTop = useRef(0);
-
   const readPosition = useCallback(() => {
     const el = scrollerRef.current;
     if (!el) return;
@@ -255,6 +270,9 @@ export function MessageList({
     if (!el) return;
     const top = el.scrollTop;
     const height = el.clientHeight;
+    // Opening (or following) the newest row and not there yet: the rows passed on the way are
+    // not ones the reader asked for.
+    if (stick.current && el.scrollHeight - top - height > AT_END_PX) return;
     const center = top + height / 2;
     const near: { item: PlaceholderItem; distance: number }[] = [];
     for (const v of virtualItems) {

@@ -66,14 +66,19 @@ describe("RowHeights", () => {
     expect(heights.estimate(row("a3", "assistant", "an answer"))).toBe(before * 2);
   });
 
-  it("gives a placeholder its messages' measured average and keeps it while it stands", () => {
+  it("gives a placeholder its messages' measured average, kept once it is drawn", () => {
     const heights = new RowHeights();
-    expect(heights.estimate(placeholder(10))).toBe(10 * DEFAULT_MESSAGE_HEIGHT);
+    expect(heights.estimate(placeholder(10, "drawn"))).toBe(10 * DEFAULT_MESSAGE_HEIGHT);
     heights.measured("a", row("a", "assistant", "x"), 300);
     heights.measured("b", row("b", "user", "y"), 100);
     heights.settle();
-    // The same placeholder keeps its height; one standing for other messages gets the new one.
-    expect(heights.estimate(placeholder(10))).toBe(10 * DEFAULT_MESSAGE_HEIGHT);
-    expect(heights.estimate(placeholder(4))).toBe(4 * 200);
+    // One drawn keeps its height; one not drawn yet, or standing for other messages, moves on.
+    expect(heights.placeholderHeight("drawn", 10)).toBe(10 * 200);
+    expect(heights.estimate(placeholder(10))).toBe(10 * 200);
+    heights.measured("c", row("c", "assistant", "z"), 800);
+    heights.settle();
+    expect(heights.estimate(placeholder(10, "drawn"))).toBe(10 * 200);
+    expect(heights.placeholderHeight("drawn", 10)).toBe(10 * 200);
+    expect(heights.estimate(placeholder(3, "drawn"))).toBe(3 * 400);
   });
 });

@@ -1,7 +1,7 @@
 // Row heights the message list expects before it has measured a row (docs/message-list.md,
 // "Rendering"): a message's from its text and its kind (a question, a reply, code, tool calls),
 // corrected by how the rows measured so far compare with their estimates, kind by kind, and a
-// placeholder's as its messages' average. The correction moves only when `settle()` is called
+// placeholder's as its messages' average (fixed once it is drawn). The correction moves only when `settle()` is called
 // (when rows are added or removed), so estimates of rows not measured yet never change between
 // two layouts of the same rows: what is above the view stays where it was.
 import type { ListItem, MessageItem } from "./list-items";
@@ -90,7 +90,7 @@ export class RowHeights {
   private messages: Tally = { measured: 0, estimated: 0 };
   private perMessage = DEFAULT_MESSAGE_HEIGHT;
   private readonly counted = new Set<string>();
-  /** A placeholder keeps the height it was first given while it stands for the same messages. */
+  /** A placeholder keeps the height it was first drawn at while it stands for the same messages. */
   private readonly placeholders = new Map<string, number>();
 
   private baseOf(item: ListItem): number {
@@ -106,7 +106,13 @@ export class RowHeights {
   /** The height to expect for a row not measured yet. */
   estimate(item: ListItem | undefined): number {
     if (!item) return DEFAULT_MESSAGE_HEIGHT;
-    if (item.kind === "placeholder") return this.placeholderHeight(item.key, item.count);
+    if (item.kind === "placeholder") {
+      // Drawn already: its height. Not yet: what its messages are expected at now.
+      return (
+        this.placeholders.get(`${item.key}:${item.count}`) ??
+        Math.round(item.count * this.perMessage)
+      );
+    }
     return Math.round(this.baseOf(item) * (this.settled.get(kindOf(item)) ?? 1));
   }
 
@@ -140,7 +146,7 @@ export class RowHeights {
     }
   }
 
-  /** A placeholder's height: its messages at the expected height, fixed once given. */
+  /** A placeholder's height as drawn: its messages at the expected height, fixed once drawn. */
   placeholderHeight(key: string, count: number): number {
     const id = `${key}:${count}`;
     let height = this.placeholders.get(id);
