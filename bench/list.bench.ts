@@ -7,7 +7,7 @@
 //      it first); BENCH_SIZES=1000,10000 chooses sizes.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import postgres from "postgres";
@@ -131,6 +131,7 @@ try {
     const port = Number(process.env.BENCH_PORT ?? 3950);
     const dataDir = path.resolve(".data", `bench-list-${size}`);
     rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
     const database = await scratchDatabase();
     const runEnv = {
       ...env,
