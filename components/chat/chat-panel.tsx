@@ -20,7 +20,6 @@ import {
   nextAnswering,
   progressKey,
 } from "@/lib/chat/answering";
-import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
 import {
   carriesResetOf,
   queuedMessages,
@@ -28,6 +27,7 @@ import {
   stillAnswering,
   withLiveMessages,
 } from "@/lib/chat/live-messages";
+import { PagedFormatter, withoutIds } from "@/lib/chat/paged-format";
 import { titleFromMessage } from "@/lib/chat/request";
 import { replyRequestIds } from "@/lib/chat/run-timeline";
 import { pendingApprovalIds } from "@/lib/chat/tool-view";
@@ -343,23 +343,42 @@ export function ChatPanel({
   }, [lastUser]);
 
   const chatIds = useMemo(() => new Set(messages.map((m) => m.id)), [messages]);
-  const listMessages = useMemo(() => {
-    const older = pages.loaded.filter((m) => !chatIds.has(m.id));
-    return withLiveMessages([...older, ...messages, ...queuedMessages(queued)], live.followed);
-  }, [pages.loaded, chatIds, messages, queued, live.followed]);
+  const olderPages = useMemo(() => withoutIds(pages.pages, chatIds), [pages.pages, chatIds]);
+  const newestMessages = useMemo(
+    () => withLiveMessages([...messages, ...queuedMessages(queued)], live.followed),
+    [messages, queued, live.followed],
+  );
+  const listMessages = useMemo(
+    () => [...olderPages.flat(), ...newestMessages],
+    [olderPages, newestMessages],
+  );
+  const [formatter] = useState(() => new PagedFormatter());
 
   const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
   const answeringRows = useMemo(
     () => stillAnswering(answeringIds(answering), live.followed, listMessages),
     [answering, live.followed, listMessages],
   );
+  // Replies the server is writing as the page loads: the first HTML leaves them out.
+  const liveRowIds = useMemo(() => {
+    const requests = new Set(initialLive?.flatMap((s) => (s.requestId ? [s.requestId] : [])));
+    const ids = new Set(
+      initialLive?.flatMap((s) => (s.continuesMessageId ? [s.continuesMessageId] : [])),
+    );
+    for (const [reply, request] of requestIds) if (requests.has(request)) ids.add(reply);
+    return ids;
+  }, [initialLive, requestIds]);
   const streamingIds = useMemo(() => new Set(liveReplies.map((m) => m.id)), [liveReplies]);
 
   const formatted = useMemo(() => {
-    const gaps = messageGaps({ sessions, messages: listMessages, covered: pages.covered });
-    const result = formatMessages(listMessages, sessions, { gaps });
+    const result = formatter.format({
+      pages: olderPages,
+      rest: newestMessages,
+      sessions,
+      covered: pages.covered,
+    });
     const queuedIds = new Set(
-      listMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
+      newestMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
     );
     for (const entry of queued) queuedIds.add(entry.user.id);
     const reset = awaitingDraft
@@ -371,7 +390,9 @@ export function ChatPanel({
       : (manualReset ?? pendingServerReset);
     return withResetPlaceholder(result, reset, queuedIds);
   }, [
-    listMessages,
+    formatter,
+    olderPages,
+    newestMessages,
     sessions,
     pages.covered,
     manualReset,
@@ -438,6 +459,7 @@ export function ChatPanel({
                 onPlaceholdersNear={pages.loadNear}
                 actionsFor={(message) => actionsFor(message, actionContext)}
                 emptyState={<EmptyChat />}
+                liveRowIds={liveRowIds}
                 queuedNote={awaitingDraft ? "waits for your review of the handoff" : undefined}
               />
             </ThreadPinsProvider>

@@ -3,7 +3,11 @@
 // compaction markers and placeholders for pages not loaded yet, with the session navigator above
 // it. It follows a streaming reply while the reader is at the bottom, keeps the view still when
 // rows load above, and asks for the pages the reader scrolls toward.
-import { useVirtualizer } from "@tanstack/react-virtual";
+import {
+  measureElement as measureRow,
+  useVirtualizer,
+  type Virtualizer,
+} from "@tanstack/react-virtual";
 import {
   type ReactNode,
   useCallback,
@@ -17,31 +21,18 @@ import { ExpandedHandoffsProvider } from "@/components/session/expanded-handoffs
 import { SessionDivider } from "@/components/session/session-divider";
 import { SessionNavigator } from "@/components/session/session-navigator";
 import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
+import { RowHeights } from "@/lib/chat/row-heights";
 import type { AgentRef, ChatMessage } from "@/lib/chat/types";
 import { type MessageActions, MessageView } from "./message-view";
 
-/** Height a placeholder gives each message it stands for; also the estimate for a message row. */
-export const MESSAGE_ROW_ESTIMATE = 96;
-const DIVIDER_ESTIMATE = 150;
-const LIVE_DIVIDER_ESTIMATE = 72;
-const DRAFT_EDITOR_ESTIMATE = 1200;
-const COMPACTION_ESTIMATE = 44;
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
 const JUMP_SETTLE_MS = 1000;
 
-function estimateOf(item: ListItem | undefined): number {
-  switch (item?.kind) {
-    case "placeholder":
-      return item.count * MESSAGE_ROW_ESTIMATE;
-    case "session_divider":
-      if (item.live?.event === "awaiting_review") return DRAFT_EDITOR_ESTIMATE;
-      return item.live ? LIVE_DIVIDER_ESTIMATE : DIVIDER_ESTIMATE;
-    case "compaction":
-      return COMPACTION_ESTIMATE;
-    default:
-      return MESSAGE_ROW_ESTIMATE;
-  }
+/** The virtualizer's key: a placeholder standing for other messages is another row. */
+function rowKey(item: ListItem | undefined, index: number): string | number {
+  if (!item) return index;
+  return item.kind === "placeholder" ? `${item.key}:${item.count}` : item.key;
 }
 
 const NO_ACTIONS: MessageActions = {};
@@ -59,19 +50,14 @@ function CompactionMarker({ before, after }: { before: number; after: number }) 
   );
 }
 
-function Placeholder({ item }: { item: PlaceholderItem }) {
+function Placeholder({ height, rowHeight }: { height: number; rowHeight: number }) {
   return (
-    <div
-      aria-hidden="true"
-      data-testid="message-placeholder"
-      className="px-4"
-      style={{ height: item.count * MESSAGE_ROW_ESTIMATE }}
-    >
+    <div aria-hidden="true" data-testid="message-placeholder" className="px-4" style={{ height }}>
       <div
         className="h-full rounded-lg opacity-60"
         style={{
           // Skeleton rows drawn by the background: one element however many messages it holds.
-          backgroundImage: `repeating-linear-gradient(to bottom, transparent 0 16px, rgb(161 161 170 / 0.18) 16px 52px, transparent 52px ${MESSAGE_ROW_ESTIMATE}px)`,
+          backgroundImage: `repeating-linear-gradient(to bottom, transparent 0 16px, rgb(161 161 170 / 0.18) 16px 52px, transparent 52px ${Math.max(56, Math.round(rowHeight))}px)`,
         }}
       />
     </div>
@@ -99,6 +85,23 @@ export interface MessageListProps {
   /** Placeholders near the viewport, nearest first: load their pages. */
   onPlaceholdersNear?: (placeholders: PlaceholderItem[]) => void;
   emptyState?: ReactNode;
+  /** Rows whose reply is streaming now: the first HTML leaves them out (they arrive live). */
+  liveRowIds?: ReadonlySet<string>;
+}
+
+/** Rows the first HTML shows: enough of the newest to fill a tall window. */
+const SERVER_ROWS = 12;
+
+/** The newest rows, oldest first, without placeholders or rows being streamed. */
+function lastRows(items: ListItem[], live: ReadonlySet<string>) {
+  const rows: { item: ListItem; index: number }[] = [];
+  for (let index = items.length - 1; index >= 0 && rows.length < SERVER_ROWS; index--) {
+    const item = items[index];
+    if (!item || item.kind === "placeholder") continue;
+    if (item.kind === "message" && live.has(item.message.id)) continue;
+    rows.push({ item, index });
+  }
+  return rows.reverse();
 }
 
 export function MessageList({
@@ -116,16 +119,44 @@ export function MessageList({
   cancellingReset = false,
   onPlaceholdersNear,
   emptyState,
+  liveRowIds = NO_IDS,
 }: MessageListProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const itemsRef = useRef(items);
   itemsRef.current = items;
+  const [heights] = useState(() => new RowHeights());
+  // Estimates learn from the rows measured so far only when rows are added or removed: the
+  // virtualizer then keeps the row at the top of the view in place, so nothing visible moves.
+  // Whether the view keeps to the newest row (see `readPosition`).
+  const stick = useRef(true);
+  const lastTop = useRef(0);
+  const settledCount = useRef(-1);
+  const previous = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  if (settledCount.current !== items.length) {
+    settledCount.current = items.length;
+    heights.settle();
+    // The virtualizer keeps the row at the top of the view in place from the offset it last
+    // read; a scroll since (the reader's, not yet reported by its event) must not be undone.
+    // (Not while keeping to the end: a scroll the virtualizer wrote itself may be pending.)
+    const el = scrollerRef.current;
+    const last = previous.current;
+    if (el && last && last.scrollOffset !== null && !stick.current) {
+      last.scrollOffset = el.scrollTop;
+    }
+  }
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollerRef.current,
-    estimateSize: (index) => estimateOf(itemsRef.current[index]),
-    getItemKey: (index) => itemsRef.current[index]?.key ?? index,
+    estimateSize: (index) => heights.estimate(itemsRef.current[index]),
+    getItemKey: (index) => rowKey(itemsRef.current[index], index),
+    measureElement: (element, entry, instance) => {
+      const size = measureRow(element, entry, instance);
+      const index = instance.indexFromElement(element);
+      const item = itemsRef.current[index];
+      heights.measured(String(rowKey(item, index)), item, size);
+      return size;
+    },
     overscan: 4,
     paddingStart: 16,
     paddingEnd: 16,
@@ -135,6 +166,17 @@ export function MessageList({
     followOnAppend: true,
     scrollEndThreshold: 4,
   });
+
+  previous.current = virtualizer;
+
+  // A row measured for the first time moves the view by its change when it starts above the
+  // view's top; a row measured again, only when it lies wholly above it (a reply growing at the
+  // top of the view grows below what the reader sees). Scrolling up is no exception: rows loaded
+  // above must not push the rows in view.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    const top = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key) ? item.end <= top : item.start < top;
+  };
 
   const sessionNumbers = useMemo(
     () =>
@@ -151,13 +193,10 @@ export function MessageList({
   // session's next divider may sit in the upper part of the view).
   const jumpedAt = useRef(0);
 
-  // Whether the view keeps to the newest row. The virtualizer follows rows appended at the end
-  // and a reply growing there, but not rows inserted above the end (a session divider, a
+  // `stick`: whether the view keeps to the newest row. The virtualizer follows rows appended at
+  // the end and a reply growing there, but not rows inserted above the end (a session divider, a
   // queued message) or the view shrinking (the navigator appearing): those are handled here.
   // It lets go when the reader scrolls up, and holds again once they are back at the bottom.
-  const stick = useRef(true);
-  const lastTop = useRef(0);
-
   const readPosition = useCallback(() => {
     const el = scrollerRef.current;
     if (!el) return;
@@ -220,6 +259,10 @@ export function MessageList({
   }, [items, readPosition]);
 
   const virtualItems = virtualizer.getVirtualItems();
+  // Rendered on the server and at hydration as its newest rows (`lastRows`); virtualized from
+  // the first layout in the browser on.
+  const [mounted, setMounted] = useState(false);
+  useLayoutEffect(() => setMounted(true), []);
 
   useEffect(() => {
     if (!onPlaceholdersNear) return;
@@ -227,6 +270,9 @@ export function MessageList({
     if (!el) return;
     const top = el.scrollTop;
     const height = el.clientHeight;
+    // Opening (or following) the newest row and not there yet: the rows passed on the way are
+    // not ones the reader asked for.
+    if (stick.current && el.scrollHeight - top - height > AT_END_PX) return;
     const center = top + height / 2;
     const near: { item: PlaceholderItem; distance: number }[] = [];
     for (const v of virtualItems) {
@@ -296,7 +342,12 @@ export function MessageList({
       case "compaction":
         return <CompactionMarker before={item.tokensBefore} after={item.tokensAfter} />;
       case "placeholder":
-        return <Placeholder item={item} />;
+        return (
+          <Placeholder
+            height={heights.placeholderHeight(item.key, item.count)}
+            rowHeight={heights.messageHeight()}
+          />
+        );
     }
   };
 
@@ -317,18 +368,36 @@ export function MessageList({
             aria-busy={busy}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
             tabIndex={0}
-            className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+            className={`h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500${mounted ? "" : " flex flex-col-reverse"}`}
             data-testid="message-scroller"
           >
             {items.length === 0 ? emptyState : null}
-            <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-              {virtualItems.map((v) => {
+            {mounted ? null : (
+              // The first HTML: the newest rows in plain flow, and the reversed column opens the
+              // scroller at its bottom before any script runs.
+              <div className="py-4">
+                {lastRows(items, liveRowIds).map(({ item, index }) => (
+                  <div
+                    key={item.key}
+                    data-message-id={item.kind === "message" ? item.key : undefined}
+                  >
+                    <div className="mx-auto max-w-3xl">{renderItem(item, index)}</div>
+                  </div>
+                ))}
+              </div>
+            )}
+            <div
+              className="relative w-full"
+              style={{ height: mounted ? virtualizer.getTotalSize() : 0 }}
+            >
+              {(mounted ? virtualItems : []).map((v) => {
                 const item = items[v.index];
                 if (!item) return null;
                 return (
                   <div
-                    key={item.key}
+                    key={v.key.toString()}
                     data-index={v.index}
+                    data-message-id={item.kind === "message" ? item.key : undefined}
                     ref={virtualizer.measureElement}
                     className="absolute left-0 top-0 w-full"
                     style={{ transform: `translateY(${v.start}px)` }}

@@ -12,7 +12,7 @@ import { usePlan } from "@/components/workspace/use-plan";
 import { sharedWorkspaceBase } from "@/components/workspace/workspace-api";
 import { get } from "@/lib/api/client";
 import { sharedThreadPageSchema } from "@/lib/api/thread-schemas";
-import { formatMessages, messageGaps } from "@/lib/chat/format-messages";
+import { PagedFormatter, withoutIds } from "@/lib/chat/paged-format";
 import { ShareAnchors, type SharedSessionSummary } from "@/lib/chat/share-anchors";
 import type { ChatMessage, SessionSummary } from "@/lib/chat/types";
 import { MessageList } from "./message-list";
@@ -65,12 +65,16 @@ export function SharedThread({
     [token],
   );
   const pages = useThreadPages({ initial, fetchPage, onSessions: setSessions });
+  const [formatter] = useState(() => new PagedFormatter());
   const formatted = useMemo(() => {
     const ids = new Set(initialMessages.map((m) => m.id));
-    const messages = [...pages.loaded.filter((m) => !ids.has(m.id)), ...initialMessages];
-    const gaps = messageGaps({ sessions, messages, covered: pages.covered });
-    return formatMessages(messages, sessions, { gaps });
-  }, [pages.loaded, pages.covered, initialMessages, sessions]);
+    return formatter.format({
+      pages: withoutIds(pages.pages, ids),
+      rest: initialMessages,
+      sessions,
+      covered: pages.covered,
+    });
+  }, [formatter, pages.pages, pages.covered, initialMessages, sessions]);
 
   const workspaceBase = sharedWorkspaceBase(token);
   const plan = usePlan(workspaceBase, true, null);

@@ -102,7 +102,9 @@ export function useThreadPages({
   fetchPage: FetchPage;
   onSessions?: (sessions: SessionSummary[]) => void;
 }) {
-  const [loaded, setLoaded] = useState<ChatMessage[]>([]);
+  // Each fetched page is kept as its own array (never changed), so the list formats it once.
+  const [pages, setPages] = useState<ChatMessage[][]>([]);
+  const loadedIds = useRef(new Set<string>());
   const [covered, setCovered] = useState<SeqRange[]>(() => [coverageOf({}, initial)]);
   const inFlight = useRef(false);
   // Each page is asked for once: a page that does not close its gap (counts that changed under
@@ -133,11 +135,9 @@ export function useThreadPages({
       const wanted = query;
       void fetchPage({ ...wanted, limit: PAGE_SIZE })
         .then((page) => {
-          setLoaded((previous) => {
-            const ids = new Set(previous.map((m) => m.id));
-            const fresh = page.messages.filter((m) => !ids.has(m.id));
-            return fresh.length === 0 ? previous : [...previous, ...fresh].sort(bySeq);
-          });
+          const fresh = page.messages.filter((m) => !loadedIds.current.has(m.id)).sort(bySeq);
+          for (const message of fresh) loadedIds.current.add(message.id);
+          if (fresh.length > 0) setPages((previous) => [...previous, fresh]);
           addCoverage(coverageOf(wanted, page));
           onSessions?.(page.sessions);
         })
@@ -158,5 +158,5 @@ export function useThreadPages({
     [fetchPage, addCoverage, onSessions],
   );
 
-  return { loaded, covered, loadNear, addCoverage };
+  return { pages, covered, loadNear, addCoverage };
 }

@@ -4,12 +4,19 @@
 // messages say about sessions in session-scan.ts, a message split across sessions in
 // message-segments.ts and the placeholders for unloaded messages in message-gaps.ts.
 import type { AgentRef, ChatMessage, SessionSummary } from "@/lib/chat/types";
-import { stretchWriters, ThreadAgents } from "./format-agents";
+import { ThreadAgents } from "./format-agents";
 import type { ListItem, MessageItem } from "./list-items";
-import { DEFAULT_CHUNK_SIZE, type MessageGap, withPlaceholders } from "./message-gaps";
+import {
+  DEFAULT_CHUNK_SIZE,
+  type MessageGap,
+  placeGaps,
+  type RowMap,
+  rowSeqs,
+  type SeqRun,
+} from "./message-gaps";
 import { orderMessages } from "./message-order";
-import { hasContent, messageSegments, needsSegments } from "./message-segments";
-import { ownSession, scanResets } from "./session-scan";
+import { buildSessionRows } from "./session-rows";
+import { type SessionRegistry, scanResets } from "./session-scan";
 
 // The rows, the order and the paging helpers, where the list's callers import them from.
 export type {
@@ -45,14 +52,6 @@ export interface FormatMessagesOptions {
   chunkSize?: number;
 }
 
-interface SessionRows {
-  /**
-   * The session's rows in thread order. Messages a committed reset moved here take their place
-   * in that order too, so every answer stays directly under its question.
-   */
-  rows: ListItem[];
-}
-
 /**
  * Builds the message list. Each message belongs to its `metadata.sessionId`; one without belongs
  * to the session of the stored message it was sent before (its reply), else (live) to the latest
@@ -68,110 +67,65 @@ export function formatMessages(
   sessions: SessionSummary[],
   options: FormatMessagesOptions = {},
 ): FormattedMessages {
-  const { messages: ordered, anchors, liveTailStart } = orderMessages(messages);
-  const { registry, movedTo, startedInList, agentHandoffs } = scanResets(ordered, sessions);
-  /** Rows of replies an agent handed over midway: who wrote each (see `stretchWriters`). */
-  const rowWriters = new Map<ListItem, AgentRef>();
-
-  const bySession = new Map<number, SessionRows>();
-  const rowsOf = (number: number): SessionRows => {
-    let rows = bySession.get(number);
-    if (!rows) {
-      rows = { rows: [] };
-      bySession.set(number, rows);
-    }
-    return rows;
-  };
-  for (const number of registry.byNumber.keys()) rowsOf(number);
-
-  // Sessions in `sessions` that no reset in the list started began before the live tail, so an
-  // unsent or streaming message belongs at least to the latest of them (e.g. after a manual reset).
-  let startedBeforeLiveTail = Number.NEGATIVE_INFINITY;
-  for (const session of sessions) {
-    if (!startedInList.has(session.number)) {
-      startedBeforeLiveTail = Math.max(startedBeforeLiveTail, session.number);
-    }
+  const order = orderMessages(messages);
+  const scan = scanResets(order.messages, sessions);
+  const { bySession, rowWriters } = buildSessionRows(order, scan, sessions);
+  const agents = new ThreadAgents(scan.registry.byNumber, order.messages, scan.agentHandoffs);
+  const runs = new Map<number, SessionRuns>();
+  for (const [number, rows] of bySession) {
+    runs.set(number, { before: [], rows: { rows, seqs: rowSeqs(rows), ascending: false } });
   }
-  let current = registry.byNumber.size > 0 ? Math.min(...registry.byNumber.keys()) : 1;
-  let inLiveTail = false;
-  const placeholders = new Set<number>();
+  return assembleList(runs, { registry: scan.registry, agents, rowWriters, ...options });
+}
 
-  for (const [index, message] of ordered.entries()) {
-    if (!inLiveTail && index >= liveTailStart) {
-      inLiveTail = true;
-      current = Math.max(current, startedBeforeLiveTail);
-    }
-    const moved = movedTo.get(message.id);
-    const anchor = anchors.get(message.id);
-    const first =
-      moved ??
-      ownSession(message, registry) ??
-      (anchor ? ownSession(anchor, registry) : undefined) ??
-      current;
+/** A session's rows: runs of stored pages above, then the rows the full pass built. */
+export interface SessionRuns {
+  /** Stored pages' runs, in seq order, all above `rows`. */
+  before: SeqRun[];
+  rows: SeqRun;
+}
 
-    const parts = message.parts;
-    const firstRows = rowsOf(first).rows;
-    if (moved === undefined) current = Math.max(current, first);
-    if (!needsSegments(parts)) {
-      firstRows.push({ kind: "message", key: message.id, message, sessionNumber: first });
-      continue;
-    }
+export interface Assembly extends FormatMessagesOptions {
+  registry: SessionRegistry;
+  agents: ThreadAgents;
+  rowWriters: ReadonlyMap<ListItem, AgentRef>;
+}
 
-    const segments = messageSegments(message, first, registry, placeholders);
-
-    const split = segments.length > 1;
-    const writers = split ? stretchWriters(segments.map((s) => s.openedBy)) : [];
-    // A half with nothing to show is dropped, but a message always keeps one row: the last,
-    // where a reply that has not streamed any text yet will appear.
-    let keep = segments.map((s) => !split || hasContent(parts, s.from, s.to));
-    if (!keep.includes(true)) keep = segments.map((_, i) => i === segments.length - 1);
-
-    for (const [i, s] of segments.entries()) {
-      const target = i === 0 ? firstRows : rowsOf(s.session).rows;
-      if (i > 0) current = Math.max(current, s.session);
-      for (const item of s.before) target.push(item);
-      if (keep[i]) {
-        const row: MessageItem = {
-          kind: "message",
-          key: i === 0 ? message.id : `${message.id}:s${s.session}`,
-          message: split ? { ...message, parts: parts.slice(s.from, s.to) } : message,
-          sessionNumber: s.session,
-        };
-        const writer = writers[i];
-        if (writer) rowWriters.set(row, writer);
-        target.push(row);
-      }
-      for (const item of s.after) target.push(item);
-    }
-  }
-
+/**
+ * The list from each session's rows: sessions in number order, each behind its divider, with
+ * placeholders for the unloaded ranges and every reply labelled by its writer in a thread that
+ * shows agents. Rows of stored pages are copied (labelled copies when agents are shown), never
+ * changed, so they can be kept between calls.
+ */
+export function assembleList(
+  runs: Map<number, SessionRuns>,
+  { registry, agents, rowWriters, gaps: allGaps, chunkSize: chunk }: Assembly,
+): FormattedMessages {
   const gapsBySession = new Map<number, MessageGap[]>();
-  for (const gap of options.gaps ?? []) {
+  for (const gap of allGaps ?? []) {
     if (gap.count <= 0) continue;
-    rowsOf(gap.sessionNumber);
+    if (!runs.has(gap.sessionNumber)) runs.set(gap.sessionNumber, { before: [], rows: EMPTY_RUN });
     const list = gapsBySession.get(gap.sessionNumber);
     if (list) list.push(gap);
     else gapsBySession.set(gap.sessionNumber, [gap]);
   }
-  const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
+  const chunkSize = Math.max(1, chunk ?? DEFAULT_CHUNK_SIZE);
 
-  const agents = new ThreadAgents(registry.byNumber, ordered, agentHandoffs);
   const sessionAgents: Record<number, AgentRef> = {};
-  const attributed = (item: ListItem): ListItem => {
-    if (!agents.shown || item.kind !== "message") return item;
-    const agent = rowWriters.get(item) ?? agents.writer(item.message, item.sessionNumber);
-    if (agent) item.agent = agent;
-    return item;
+  const writerOf = (item: MessageItem) =>
+    rowWriters.get(item) ?? agents.writer(item.message, item.sessionNumber);
+  const labelCopy: RowMap = (item) => {
+    if (item.kind !== "message") return item;
+    const agent = writerOf(item);
+    return agent ? { ...item, agent } : item;
   };
 
   const items: ListItem[] = [];
   const sessionStartIndex: Record<number, number> = {};
-  const numbers = [...bySession.keys()].sort((a, b) => a - b);
+  const numbers = [...runs.keys()].sort((a, b) => a - b);
   for (const number of numbers) {
-    const rows = bySession.get(number);
-    if (!rows) continue;
-    const gaps = gapsBySession.get(number);
-    if (gaps) rows.rows = withPlaceholders(rows.rows, gaps, chunkSize);
+    const session = runs.get(number);
+    if (!session) continue;
     const agent = agents.shown ? agents.session(number) : undefined;
     if (agent) sessionAgents[number] = agent;
     // Session 1 has a divider only when it starts from a stored handoff (a continued thread).
@@ -187,15 +141,30 @@ export function formatMessages(
       });
     }
     // Every turn past the threshold may fail the same way: the latest failure speaks for them.
-    const lastFailed = rows.rows.findLast((item) => item.kind === "session_divider" && item.failed);
-    for (const item of rows.rows) {
-      if (item.kind === "session_divider" && item.failed && item !== lastFailed) continue;
-      items.push(attributed(item));
-    }
+    const rows = session.rows.rows;
+    const lastFailed = rows.findLast((item) => item.kind === "session_divider" && item.failed);
+    const ownRow: RowMap = (item) => {
+      if (item.kind === "session_divider" && item.failed && item !== lastFailed) return null;
+      if (agents.shown && item.kind === "message") {
+        const writer = writerOf(item);
+        if (writer) item.agent = writer;
+      }
+      return item;
+    };
+    const pageMap = agents.shown ? labelCopy : undefined;
+    placeGaps(
+      session.before.length > 0 ? [...session.before, session.rows] : [session.rows],
+      gapsBySession.get(number) ?? [],
+      chunkSize,
+      items,
+      (run) => (run === session.rows ? ownRow : pageMap),
+    );
   }
-  if (bySession.has(1) && items.length > 0) sessionStartIndex[1] = 0;
+  if (runs.has(1) && items.length > 0) sessionStartIndex[1] = 0;
   return { items, sessionStartIndex, sessionAgents };
 }
+
+const EMPTY_RUN: SeqRun = { rows: [], seqs: [], ascending: true };
 
 function opensFromHandoff(session: SessionSummary): boolean {
   return session.trigger === "continuation" && session.handoff !== null;

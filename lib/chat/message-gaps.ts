@@ -24,8 +24,8 @@ export interface SeqRange {
 /** Messages one placeholder row stands for at most, unless the caller says otherwise. */
 export const DEFAULT_CHUNK_SIZE = 100;
 
-/** The seq a row sorts by: its message's, or for a compaction marker the message it precedes. */
-function rowSeqs(rows: ListItem[]): number[] {
+/** The seq each row sorts by: its message's, or for a compaction marker the message it precedes. */
+export function rowSeqs(rows: readonly ListItem[]): number[] {
   const seqs = new Array<number>(rows.length);
   let next = Number.POSITIVE_INFINITY;
   for (let i = rows.length - 1; i >= 0; i--) {
@@ -36,28 +36,69 @@ function rowSeqs(rows: ListItem[]): number[] {
   return seqs;
 }
 
-/** A session's rows with placeholder rows for its unloaded ranges, each at its seq position. */
-export function withPlaceholders(
-  rows: ListItem[],
-  gaps: MessageGap[],
+/** Consecutive rows of one session with the seq each sorts by (see `rowSeqs`). */
+export interface SeqRun {
+  rows: readonly ListItem[];
+  seqs: readonly number[];
+  /** Seqs never decreasing (a stored page's run): gaps are placed by binary search. */
+  ascending: boolean;
+}
+
+/** What a row becomes in the list (a row writer's label, say), or null to leave it out. */
+export type RowMap = (row: ListItem) => ListItem | null;
+
+/**
+ * Appends a session's runs to `out` with placeholder rows for its unloaded ranges, each before
+ * the first row that sorts after it. Rows of an ascending run are copied between gaps without
+ * being looked at one by one, so a long loaded stretch costs its copy only.
+ */
+export function placeGaps(
+  runs: readonly SeqRun[],
+  gaps: readonly MessageGap[],
   chunkSize: number,
-): ListItem[] {
-  const sorted = [...gaps].sort((a, b) => a.fromSeq - b.fromSeq);
-  const seqs = rowSeqs(rows);
-  const out: ListItem[] = [];
+  out: ListItem[],
+  mapFor?: (run: SeqRun) => RowMap | undefined,
+): void {
+  const sorted = gaps.length > 1 ? [...gaps].sort((a, b) => a.fromSeq - b.fromSeq) : gaps;
   let g = 0;
-  for (const [i, row] of rows.entries()) {
-    const seq = seqs[i] ?? Number.POSITIVE_INFINITY;
-    while (g < sorted.length && (sorted[g]?.toSeq ?? 0) < seq) {
-      for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
-      g++;
-    }
-    out.push(row);
-  }
-  for (; g < sorted.length; g++) {
+  const gapEndsBefore = (seq: number) => g < sorted.length && (sorted[g]?.toSeq ?? 0) < seq;
+  const emitGap = () => {
     for (const chunk of placeholderChunks(sorted[g] as MessageGap, chunkSize)) out.push(chunk);
+    g++;
+  };
+  for (const run of runs) {
+    const { rows, seqs } = run;
+    const map = mapFor?.(run);
+    let i = 0;
+    while (i < rows.length) {
+      const seq = seqs[i] ?? Number.POSITIVE_INFINITY;
+      while (gapEndsBefore(seq)) emitGap();
+      // Rows up to the first that sorts after the next gap (all of them without one).
+      const bound = g < sorted.length ? (sorted[g]?.toSeq ?? 0) : Number.POSITIVE_INFINITY;
+      const end = run.ascending ? firstAbove(seqs, bound, i + 1) : i + 1;
+      if (map) {
+        for (; i < end; i++) {
+          const shown = map(rows[i] as ListItem);
+          if (shown) out.push(shown);
+        }
+      } else {
+        for (; i < end; i++) out.push(rows[i] as ListItem);
+      }
+    }
   }
-  return out;
+  while (g < sorted.length) emitGap();
+}
+
+/** The first index from `from` on whose seq exceeds `bound` (`seqs` ascending). */
+function firstAbove(seqs: readonly number[], bound: number, from: number): number {
+  let lo = from;
+  let hi = seqs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((seqs[mid] ?? Number.POSITIVE_INFINITY) > bound) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -137,13 +178,31 @@ export function messageGaps({
   messages: readonly ChatMessage[];
   covered: readonly SeqRange[];
 }): MessageGap[] {
-  const ranges = mergeSeqRanges(covered);
   const loaded = new Map<string, number>();
+  countStored(messages, loaded);
+  return gapsFromCounts({ sessions, loaded, covered });
+}
+
+/** Adds each stored message (one with a seq) to its session id's count in `loaded`. */
+export function countStored(messages: readonly ChatMessage[], loaded: Map<string, number>): void {
   for (const message of messages) {
     const id = message.metadata?.sessionId;
     if (id === undefined || message.metadata?.seq === undefined) continue;
     loaded.set(id, (loaded.get(id) ?? 0) + 1);
   }
+}
+
+/** `messageGaps` from the loaded messages' counts per session id. */
+export function gapsFromCounts({
+  sessions,
+  loaded,
+  covered,
+}: {
+  sessions: readonly SessionSummary[];
+  loaded: ReadonlyMap<string, number>;
+  covered: readonly SeqRange[];
+}): MessageGap[] {
+  const ranges = mergeSeqRanges(covered);
   const stored = sessions
     .filter((s) => s.firstSeq !== null && s.messageCount > 0)
     .sort((a, b) => (a.firstSeq ?? 0) - (b.firstSeq ?? 0));
