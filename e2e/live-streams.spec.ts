@@ -187,7 +187,11 @@ test.describe("@own-server live streams", () => {
     const view = await idleThread(page, threadId);
     await chat.waitForReplyDone();
     await expect(page.getByTestId("stopped-badge")).toHaveCount(0);
-    const knows = page.getByTestId("assistant-text").filter({ hasText: "4242" });
+    // The answer's own text: the reply that pinned the code names 4242 too.
+    const knows = page
+      .getByTestId("assistant-text")
+      .filter({ hasText: "Here is everything" })
+      .filter({ hasText: "4242" });
     await expect(knows.last()).toBeVisible();
 
     const live = await chat.allRows();

@@ -55,7 +55,11 @@ test.describe("@reset-server session UX", () => {
     // The queued message is answered in the new session, from what the handoff carried.
     await expect(queued.getByTestId("queued-badge")).toBeHidden({ timeout: 30_000 });
     await chat.waitForReplyDone();
-    const knows = page.getByTestId("assistant-text").filter({ hasText: "4242" });
+    // The answer's own text: the reply that pinned the code names 4242 too.
+    const knows = page
+      .getByTestId("assistant-text")
+      .filter({ hasText: "Here is everything" })
+      .filter({ hasText: "4242" });
     await expect(knows.last()).toBeVisible();
 
     const toggle = chat.divider(2).getByRole("button", { name: "Expand handoff for session 2" });

@@ -68,6 +68,26 @@ export class SessionPage extends ChatPage {
    * Every row of the virtualized list in order, read by scrolling it from top to bottom (only
    * rows near the view are in the DOM): `user: …`, `assistant: …` or `divider N`.
    */
+  /**
+   * Scrolls the list to its top once the browser has taken it over: the first HTML is a plain
+   * column of the newest rows, and the opening scroll to the newest row may still run (it would
+   * undo a scroll made meanwhile), so the top is set until it stays.
+   */
+  async scrollListToTop() {
+    await expect(this.scroller.locator("[data-index]").first()).toBeAttached();
+    await expect
+      .poll(
+        () =>
+          this.scroller.evaluate(async (el) => {
+            el.scrollTop = 0;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return el.scrollTop;
+          }),
+        { timeout: 15_000 },
+      )
+      .toBe(0);
+  }
+
   async allRows(): Promise<string[]> {
     const rows = new Map<number, string>();
     const read = async () => {
@@ -91,9 +111,7 @@ export class SessionPage extends ChatPage {
       );
       for (const row of seen) rows.set(row.index, row.text);
     };
-    await this.scroller.evaluate((el) => {
-      el.scrollTop = 0;
-    });
+    await this.scrollListToTop();
     for (let step = 0; step < 200; step++) {
       await this.page.waitForTimeout(50);
       await read();

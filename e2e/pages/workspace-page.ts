@@ -85,9 +85,7 @@ export class WorkspacePage extends SessionPage {
     const read = async () => {
       for (const [index, shape] of await this.renderedShapes()) rows.set(index, shape);
     };
-    await this.scroller.evaluate((el) => {
-      el.scrollTop = 0;
-    });
+    await this.scrollListToTop();
     for (let step = 0; step < 200; step++) {
       await this.page.waitForTimeout(50);
       await read();
