@@ -66,6 +66,11 @@ test.describe("@reset-server context reset", () => {
     }
 
     await page.reload();
+    // Once the browser has taken the list over: the first HTML holds more of the newest rows
+    // than the virtualized list draws.
+    await expect(
+      page.getByTestId("message-scroller").locator("[data-index]").first(),
+    ).toBeAttached();
     await expect(chat.userMessages.last()).toContainText("what do you know?");
     await expect(chat.lastAssistantText()).toContainText("7319");
     const reloaded = await messageTexts(chat);
