@@ -22,9 +22,12 @@ export type IgnoredColumns = Record<string, string[]>;
 /** `{ "public.threads": "<md5 of its rows>", … }` for every table. */
 /**
  * Left out always: each running server's heartbeat row changes every couple of seconds whatever
- * requests do (lib/runtime/instance.ts).
+ * requests do, and a live server's sweep marks a server that fell silent as stopped
+ * (lib/runtime/instance.ts, lib/agents/recovery.ts).
  */
-const PROCESS_BOOKKEEPING: IgnoredColumns = { "public.server_instances": ["heartbeat_at"] };
+const PROCESS_BOOKKEEPING: IgnoredColumns = {
+  "public.server_instances": ["heartbeat_at", "stopped_at"],
+};
 
 export async function tableHashes(
   query: QueryRows,
