@@ -229,9 +229,31 @@ test.describe("@own-server live streams", () => {
       chat.userMessages.filter({ hasText: "what do you know?" }).getByTestId("queued-badge"),
     ).toBeVisible();
 
+    // "Cancelling…" may last less than a poll's interval when the reset ends quickly: the page
+    // notes every time it is drawn.
+    await page.evaluate(() => {
+      const seen = { cancelling: false };
+      (window as unknown as { batonSeen: typeof seen }).batonSeen = seen;
+      const look = () => {
+        for (const button of document.querySelectorAll("button")) {
+          if (button.textContent?.trim() === "Cancelling…") seen.cancelling = true;
+        }
+      };
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
     await chat.cancelReset.click();
     const cancelling = page.getByRole("button", { name: "Cancelling…" });
-    await expect(cancelling).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => (window as unknown as { batonSeen: { cancelling: boolean } }).batonSeen.cancelling,
+        ),
+      )
+      .toBe(true);
     // Until the placeholder goes, the button never offers "Cancel reset" again.
     const states: string[] = [];
     await expect
