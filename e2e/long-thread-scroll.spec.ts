@@ -1,28 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-
-interface Seed {
-  email: string;
-  password: string;
-  threadId: string;
-  messages: number;
-}
-
-function seedFor(baseURL: string | undefined): Seed {
-  const port = new URL(baseURL ?? "http://127.0.0.1").port;
-  return JSON.parse(
-    readFileSync(path.resolve(".data", `e2e-${port}`, "seed.json"), "utf8"),
-  ) as Seed;
-}
-
-async function signIn(page: Page, seed: Seed) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(seed.email);
-  await page.getByLabel("Password").fill(seed.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText(seed.email)).toBeVisible();
-}
+import { seedFor, signIn } from "./support/long-thread-seed";
 
 interface Steadiness {
   /** Largest move of a row seen in two consecutive frames, beyond the scroll between them. */

@@ -1,29 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-
-interface Seed {
-  email: string;
-  password: string;
-  threadId: string;
-  messages: number;
-  sessions: number;
-}
-
-function seedFor(baseURL: string | undefined): Seed {
-  const port = new URL(baseURL ?? "http://127.0.0.1").port;
-  return JSON.parse(
-    readFileSync(path.resolve(".data", `e2e-${port}`, "seed.json"), "utf8"),
-  ) as Seed;
-}
-
-async function signIn(page: Page, seed: Seed) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(seed.email);
-  await page.getByLabel("Password").fill(seed.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText(seed.email)).toBeVisible();
-}
+import { seedFor, signIn } from "./support/long-thread-seed";
 
 const messageRows = (page: Page) => page.getByTestId("message");
 
