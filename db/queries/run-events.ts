@@ -49,14 +49,19 @@ export async function appendRunEvent(
         from ${runs}
         where ${runs.id} = ${input.runId} and ${runs.userId} = ${input.userId}
           and ${runs.threadId} = ${input.threadId}
-        returning seq`);
-      const [row] = rowsOf<{ seq: number }>(result);
+        returning seq, created_at`);
+      const [row] = rowsOf<{ seq: number; created_at: Date | string }>(result);
       if (!row) return null;
-      const [stored] = await db
-        .select()
-        .from(runEvents)
-        .where(and(eq(runEvents.runId, input.runId), eq(runEvents.seq, Number(row.seq))));
-      return stored ?? null;
+      return {
+        runId: input.runId,
+        seq: Number(row.seq),
+        threadId: input.threadId,
+        type: input.type,
+        agent: input.agent,
+        invocationId: input.invocationId,
+        payload: JSON.parse(payload),
+        createdAt: new Date(row.created_at),
+      } satisfies RunEvent;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= MAX_APPEND_ATTEMPTS) throw error;
     }

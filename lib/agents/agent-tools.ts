@@ -28,7 +28,7 @@ export interface AgentToolsInput {
 /** The names of the tools `profile` is given, in a stable order. */
 export function agentToolNames(profile: Profile, handoff: boolean): string[] {
   const allowed = new Set(profile.toolsAllow);
-  const builtins = Object.keys(noopBuiltins()).filter((name) => allowed.has(name));
+  const builtins = builtinNames().filter((name) => allowed.has(name));
   const handoffTools = handoff ? HANDOFF_TOOL_NAMES.filter((name) => allowed.has(name)) : [];
   return [...builtins, ...handoffTools];
 }
@@ -47,14 +47,20 @@ export function createAgentTools(input: AgentToolsInput): ToolSet {
   return input.guard.wrap(withAnsweredApprovals(tools, input.approvedCallIds));
 }
 
-function noopBuiltins() {
-  return createBuiltinTools({
-    userId: "",
-    threadId: "",
-    sessionId: "",
-    runId: null,
-    isGranted: async () => false,
-  });
+let builtinNamesOnce: string[] | null = null;
+
+/** The built-in tools' names (the set is fixed, so it is built once to read them). */
+function builtinNames(): string[] {
+  builtinNamesOnce ??= Object.keys(
+    createBuiltinTools({
+      userId: "",
+      threadId: "",
+      sessionId: "",
+      runId: null,
+      isGranted: async () => false,
+    }),
+  );
+  return builtinNamesOnce;
 }
 
 const tokensByTools = new Map<string, Promise<number>>();

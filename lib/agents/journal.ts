@@ -50,6 +50,8 @@ export class RunJournal {
   private readonly db: Database | undefined;
   /** The last write: each one starts after it, so events keep the order they were recorded in. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** Opens a held journal (see `hold`); null when writes are not held. */
+  private opener: (() => void) | null = null;
 
   /** `db`: the client to write with (the process's own by default). */
   constructor(scope: RunScope, db?: Database) {
@@ -79,8 +81,35 @@ export class RunJournal {
     });
   }
 
-  /** Resolves once every event recorded so far is written (or has failed). */
+  /**
+   * Holds the writes recorded from now on until `release()`, or `maxMs` at the latest: a run
+   * records its start before its first token, and those writes must not queue ahead of the
+   * statements the first token waits for (PGlite runs one statement at a time). Order is kept.
+   */
+  hold(maxMs: number): void {
+    if (this.opener) return;
+    const gate = new Promise<void>((resolve) => {
+      this.opener = resolve;
+    });
+    const timer = setTimeout(() => this.release(), maxMs);
+    timer.unref?.();
+    const before = this.tail;
+    this.tail = gate.then(() => {
+      clearTimeout(timer);
+      return before;
+    });
+  }
+
+  /** Lets held writes go (idempotent). */
+  release(): void {
+    const open = this.opener;
+    this.opener = null;
+    open?.();
+  }
+
+  /** Resolves once every event recorded so far is written (or has failed); releases a hold. */
   async settled(): Promise<void> {
+    this.release();
     await this.tail;
   }
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  parseMcpAllow,
   setBuiltinTool,
   setMcpServerAll,
   setMcpTool,
@@ -10,14 +9,6 @@ import {
 const BUILTINS = ["list_files", "read_file", "write_file"];
 
 describe("MCP allow entries", () => {
-  it("reads the server and tool an entry names, and nothing from other entries", () => {
-    expect(parseMcpAllow("mcp:search/*")).toEqual({ server: "search", tool: "*" });
-    expect(parseMcpAllow("mcp:search/find/deep")).toEqual({ server: "search", tool: "find/deep" });
-    for (const entry of ["read_file", "mcp:", "mcp:/x", "mcp:search/", "mcp:search"]) {
-      expect(parseMcpAllow(entry)).toBeNull();
-    }
-  });
-
   it("all tools of a server replaces its single-tool entries; off leaves none of it", () => {
     const allow = ["read_file", "mcp:search/find", "mcp:notes/add", "mcp:search/get"];
     const all = setMcpServerAll(allow, "search", true);

@@ -2,7 +2,9 @@
 // `mcp:<server>/*` allows every tool of a server, `mcp:<server>/<tool>` one tool. Pure list
 // edits that leave every other entry (built-in tools, other servers) where it was.
 
-export const MCP_ALLOW_PREFIX = "mcp:";
+import { parseMcpAllow } from "@/lib/connections/tool-names";
+
+const MCP_ALLOW_PREFIX = "mcp:";
 
 export function mcpAllowAll(server: string): string {
   return `${MCP_ALLOW_PREFIX}${server}/*`;
@@ -12,16 +14,7 @@ export function mcpAllowTool(server: string, tool: string): string {
   return `${MCP_ALLOW_PREFIX}${server}/${tool}`;
 }
 
-/** The server and tool (`*` for all) an entry names, or null for an entry that is no MCP one. */
-export function parseMcpAllow(entry: string): { server: string; tool: string } | null {
-  if (!entry.startsWith(MCP_ALLOW_PREFIX)) return null;
-  const rest = entry.slice(MCP_ALLOW_PREFIX.length);
-  const slash = rest.indexOf("/");
-  if (slash <= 0 || slash === rest.length - 1) return null;
-  return { server: rest.slice(0, slash), tool: rest.slice(slash + 1) };
-}
-
-const ofServer = (entry: string, server: string) => parseMcpAllow(entry)?.server === server;
+const ofServer = (entry: string, server: string) => parseMcpAllow(entry)?.slug === server;
 
 /**
  * Allows every tool of `server` (its single-tool entries become redundant and are dropped), or
@@ -69,7 +62,7 @@ export function unknownMcpEntries(
   return allow.filter((entry) => {
     const parsed = parseMcpAllow(entry);
     if (!parsed) return false;
-    const server = servers.find((s) => s.slug === parsed.server);
+    const server = servers.find((s) => s.slug === parsed.slug);
     if (!server) return true;
     return parsed.tool !== "*" && !server.tools.some((t) => t.name === parsed.tool);
   });

@@ -27,6 +27,15 @@ export class RunRecorder {
     this.author = { agent: agent.id, invocationId: crypto.randomUUID() };
   }
 
+  /** Holds the journal's writes until `release()` (or `maxMs`): see RunJournal.hold. */
+  hold(maxMs: number) {
+    this.journal.hold(maxMs);
+  }
+
+  release() {
+    this.journal.release();
+  }
+
   private record(type: RunEventType, payload: Record<string, unknown> = {}, who = this.author) {
     void this.journal.record(type, payload, who);
   }

@@ -94,6 +94,9 @@ export function streamRun(input: RunRequest): Response {
   });
 }
 
+/** At most this long a run's first journal writes wait for its first token (see startJournal). */
+const JOURNAL_HOLD_MS = 1000;
+
 class RunLoop {
   /** The agent the run works as now; a handoff replaces it. */
   private agent!: RunAgent;
@@ -150,7 +153,11 @@ class RunLoop {
   async run(): Promise<void> {
     this.agent = await this.enterAgent(this.input.profile, this.input.modelId, this.input.model);
     const turn = startChatTurn();
-    this.firstText = turn.firstText;
+    this.firstText = () => {
+      turn.firstText();
+      // The journal's writes held back at the start (see startJournal) go now.
+      this.recorder?.release();
+    };
     this.writer.write({
       type: "start",
       messageId: this.liveId,
@@ -212,6 +219,7 @@ class RunLoop {
       throw error;
     } finally {
       clearInterval(saving);
+      this.recorder?.release();
       await this.mcp.close();
     }
   }
@@ -416,6 +424,7 @@ class RunLoop {
         ),
       onStep: async (reading, step) => {
         this.reading = reading;
+        this.recorder?.release();
         this.recorder?.step(step);
         this.stepCount++;
         this.sessionSteps++;
@@ -564,6 +573,9 @@ class RunLoop {
       { userId: this.scope.userId, threadId: this.scope.threadId, runId: this.runRow.id },
       this.agent.ref,
     );
+    // Until the first token (or the first step's end): those writes would otherwise queue
+    // ahead of the ones the first token waits for.
+    this.recorder.hold(JOURNAL_HOLD_MS);
     this.recorder.started(this.agent.ref, this.agent.modelId, resumed);
   }
 

@@ -9,7 +9,7 @@ import { getActiveReset } from "@/db/queries/resets";
 import { claimRequest } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, getThread, updateThread } from "@/db/queries/threads";
-import type { Message } from "@/db/schema";
+import type { ChatSession, Message } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
@@ -78,6 +78,7 @@ export async function runChatTurn({
 
   // A new thread is created together with its first message, so a failed request leaves none.
   let created: Message | null = null;
+  let createdSession: ChatSession | null = null;
   let profileId = existing?.profile ?? "default";
   if (!existing) {
     if (!userMessage) throw new BatonError("not_found:thread", "Thread not found.");
@@ -99,14 +100,16 @@ export async function runChatTurn({
     });
     if (!made) throw new BatonError("not_found:thread", "Thread not found.");
     created = made.message;
+    createdSession = made.session;
   } else if (existing.model !== modelId) {
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
   // Independent reads, sent together: each one waited for the last added a round trip before
   // the first token.
+  // (A thread made by this request is in the session it was made with.)
   const [profile, session, instanceId] = await Promise.all([
     resolveProfile({ userId: actor.id, profileId }),
-    getCurrentSession({ userId: actor.id, threadId }),
+    createdSession ?? getCurrentSession({ userId: actor.id, threadId }),
     currentInstance(),
   ]);
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
@@ -168,10 +171,13 @@ export async function runChatTurn({
   const input = userMessage
     ? ({ kind: "message", message: userMessage } as const)
     : ({ kind: "regenerate" } as const);
-  const [heldByDraft, activeReset] = await Promise.all([
-    !created && draftHoldsSession(actor.id, threadId, session.number),
-    getActiveReset({ userId: actor.id, threadId }),
-  ]);
+  // A thread this request made has no draft and no reset yet.
+  const [heldByDraft, activeReset] = created
+    ? [false, null]
+    : await Promise.all([
+        draftHoldsSession(actor.id, threadId, session.number),
+        getActiveReset({ userId: actor.id, threadId }),
+      ]);
   // A message sent while a draft awaits review waits for the user's decision, not this request.
   if (heldByDraft) {
     const stored = await applyUserInput(actor, threadId, input, session, modelId, true);

@@ -26,13 +26,13 @@ function endedProperly(reason: LanguageModelV3FinishReason): boolean {
 }
 
 function sampleOf(
-  estimated: number,
+  estimate: () => number,
   usage: LanguageModelV3Usage,
   reason: LanguageModelV3FinishReason,
 ): CallSample | null {
   const reported = usage.inputTokens.total;
   if (reported === undefined || reported <= 0 || !endedProperly(reason)) return null;
-  return { reported, estimated };
+  return { reported, estimated: estimate() };
 }
 
 /** Middleware that hands `onSample` the estimate and the reported input of every whole call. */
@@ -42,15 +42,20 @@ export function callMeasureMiddleware(
 ): LanguageModelV3Middleware {
   return {
     specificationVersion: "v3",
+    // The estimate is made once the call has ended (its prompt is the same), so it never
+    // stands between the call and its first token.
     wrapGenerate: async ({ doGenerate, params }) => {
-      const estimated = estimateCallInput(params, modelId);
       const result = await doGenerate();
-      const sample = sampleOf(estimated, result.usage, result.finishReason);
+      const sample = sampleOf(
+        () => estimateCallInput(params, modelId),
+        result.usage,
+        result.finishReason,
+      );
       if (sample && !params.abortSignal?.aborted) onSample(sample);
       return result;
     },
     wrapStream: async ({ doStream, params }) => {
-      const estimated = estimateCallInput(params, modelId);
+      const estimated = () => estimateCallInput(params, modelId);
       const result = await doStream();
       let failed = false;
       const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({

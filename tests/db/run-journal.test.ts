@@ -129,6 +129,38 @@ describe("run journal", () => {
     }
   });
 
+  it("holds writes until released (or its limit), in the order they were recorded", async () => {
+    const { userId } = await owner();
+    const threadId = await threadOf(userId);
+    const runId = await runIn(userId, threadId);
+    const scope = { userId, threadId, runId };
+    const journal = new RunJournal(scope);
+    const who = { agent: "default", invocationId: "inv-1" };
+    const before = journal.record("agent_invocation_created", { n: 0 }, who);
+    await before;
+    journal.hold(60_000);
+    const held = [1, 2, 3].map((n) => journal.record("tool_call", { n }, who));
+    // A statement round trip later, nothing held is stored yet.
+    await listRunEvents(scope);
+    expect((await listRunEvents(scope))?.events.map((e) => e.payload.n)).toEqual([0]);
+    journal.release();
+    const rows = await Promise.all(held);
+    expect(rows.map((row) => row?.seq)).toEqual([2, 3, 4]);
+    expect(rows.map((row) => row?.payload)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect((await listRunEvents(scope))?.events.map((e) => e.payload.n)).toEqual([0, 1, 2, 3]);
+
+    // A hold that nobody releases ends at its limit; `settled` releases one at once.
+    journal.hold(50);
+    const late = journal.record("tool_call", { n: 4 }, who);
+    expect((await late)?.seq).toBe(5);
+    journal.hold(60_000);
+    journal.record("run_completed", { n: 5 });
+    await journal.settled();
+    expect((await listRunEvents(scope))?.events.map((e) => e.payload.n)).toEqual([
+      0, 1, 2, 3, 4, 5,
+    ]);
+  });
+
   it("answers the owner with the run and its events in order", async () => {
     const me = await owner();
     const threadId = await threadOf(me.userId);
