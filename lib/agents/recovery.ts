@@ -22,7 +22,7 @@ import {
 } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import type { Message, Run } from "@/db/schema";
+import type { Message, Run, Thread } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { log } from "@/lib/log";
@@ -46,6 +46,8 @@ export interface RecoveryOptions {
    * decided on that one).
    */
   afterDraft?: DraftEnd;
+  /** The thread's row, when the caller has just read it. */
+  thread?: Thread;
 }
 
 const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
@@ -85,8 +87,8 @@ async function sweep(): Promise<void> {
 }
 
 /** Recovery of one thread, started in the background (opening or writing to a thread). */
-export function recoverThreadSoon(userId: string, threadId: string): void {
-  recoverThread(userId, threadId).done.catch((error) =>
+export function recoverThreadSoon(userId: string, threadId: string, thread?: Thread): void {
+  recoverThread(userId, threadId, { thread }).done.catch((error) =>
     log.error("recovery failed", error, { threadId }),
   );
 }
@@ -121,7 +123,7 @@ async function recover(
   markClaimed: () => void,
 ): Promise<void> {
   const instanceId = await currentInstance();
-  const thread = await getThread({ userId, threadId });
+  const thread = options.thread ?? (await getThread({ userId, threadId }));
   if (!thread) return;
   const profile = await resolveProfile({ userId, profileId: thread.profile });
   const deadRuns = await claimDeadRuns(threadId, instanceId);

@@ -64,7 +64,7 @@ export async function runChatTurn({
   const existing = await getThread({ userId: actor.id, threadId });
   // Writing to a thread takes over what a dead server left in it; this request's own run waits
   // for those answers first (see RunLoop.startRun).
-  if (existing) recoverThreadSoon(actor.id, threadId);
+  if (existing) recoverThreadSoon(actor.id, threadId, existing);
   const modelId = resolveModel(request.model, existing?.model);
   const languageModel = deps.languageModel ?? ((id: string) => getLanguageModel(id));
   const approval =

@@ -104,7 +104,7 @@ export async function loadThreadView({
   if (!thread) return null;
   // Opening a thread takes over what a dead server left in it (answered in the background).
   if (withContext && beforeSeq === undefined && fromSeq === undefined) {
-    recoverThreadSoon(userId, threadId);
+    recoverThreadSoon(userId, threadId, thread);
   }
   await expireThreadDrafts(userId, threadId);
   const [sessions, stored, profile, liveStreams, activeReset, pinRows, draft] = await Promise.all([
