@@ -24,6 +24,7 @@ import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
 import { RowHeights } from "@/lib/chat/row-heights";
 import type { AgentRef, ChatMessage } from "@/lib/chat/types";
 import { type MessageActions, MessageView } from "./message-view";
+import { SteadyRows, viewTop } from "./steady-rows";
 
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
@@ -125,6 +126,7 @@ export function MessageList({
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const [heights] = useState(() => new RowHeights());
+  const [steady] = useState(() => new SteadyRows(heights, rowKey));
   // Estimates learn from the rows measured so far only when rows are added or removed: the
   // virtualizer then keeps the row at the top of the view in place, so nothing visible moves.
   // Whether the view keeps to the newest row (see `readPosition`).
@@ -132,6 +134,15 @@ export function MessageList({
   const lastTop = useRef(0);
   const settledCount = useRef(-1);
   const previous = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  const laidOut = useRef(items);
+  // The reader scrolling up lets go of the newest row at once, before their scroll is reported:
+  // rows measured meanwhile must not be held to the end.
+  const releaseIfScrolledUp = () => {
+    const el = scrollerRef.current;
+    if (!el || !stick.current || el.scrollTop >= lastTop.current - 1) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight >= AT_END_PX) stick.current = false;
+  };
+  releaseIfScrolledUp();
   if (settledCount.current !== items.length) {
     settledCount.current = items.length;
     heights.settle();
@@ -144,17 +155,32 @@ export function MessageList({
       last.scrollOffset = el.scrollTop;
     }
   }
+  if (laidOut.current !== items) {
+    // Rows changed above the view: placeholders above it take the change up (`SteadyRows`).
+    const el = scrollerRef.current;
+    const last = previous.current;
+    if (el && last && last.scrollOffset !== null && !stick.current) {
+      steady.beforeLayout(last, laidOut.current, items, el.scrollTop, el.clientHeight);
+    }
+    laidOut.current = items;
+  }
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollerRef.current,
-    estimateSize: (index) => heights.estimate(itemsRef.current[index]),
-    getItemKey: (index) => rowKey(itemsRef.current[index], index),
+    // The rows of this render, not the ref: the virtualizer reads its previous options' layout
+    // when the rows change, which must be the previous rows'.
+    estimateSize: (index) => heights.estimate(items[index]),
+    getItemKey: (index) => rowKey(items[index], index),
     measureElement: (element, entry, instance) => {
-      const size = measureRow(element, entry, instance);
       const index = instance.indexFromElement(element);
-      const item = itemsRef.current[index];
+      const item = items[index];
+      // A placeholder is as high as it is drawn (`SteadyRows` may resize it), not as measured.
+      if (item?.kind === "placeholder") return heights.estimate(item);
+      const size = measureRow(element, entry, instance);
       heights.measured(String(rowKey(item, index)), item, size);
+      releaseIfScrolledUp();
+      steady.measured(instance, items, index, size, !stick.current);
       return size;
     },
     overscan: 4,
@@ -174,7 +200,8 @@ export function MessageList({
   // top of the view grows below what the reader sees). Scrolling up is no exception: rows loaded
   // above must not push the rows in view.
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
-    const top = instance.scrollOffset ?? 0;
+    if (!steady.mayAdjust(item.key)) return false;
+    const top = viewTop(instance);
     return instance.itemSizeCache.has(item.key) ? item.end <= top : item.start < top;
   };
 
@@ -259,6 +286,21 @@ export function MessageList({
   }, [items, readPosition]);
 
   const virtualItems = virtualizer.getVirtualItems();
+  // Rows mounted while the reader scrolls are measured before the frame is drawn (the virtualizer
+  // would leave them to its ResizeObserver, after the frame): a row shown at its estimate and
+  // corrected a frame later would move the rows around it (`SteadyRows.measured`).
+  useLayoutEffect(() => {
+    for (const v of virtualItems) {
+      const element = virtualizer.elementsCache.get(v.key);
+      if (!element?.isConnected || steady.isMeasured(v.key)) continue;
+      if (itemsRef.current[v.index]?.kind === "placeholder") continue;
+      virtualizer.resizeItem(
+        v.index,
+        virtualizer.options.measureElement(element, undefined, virtualizer),
+      );
+    }
+    steady.drawn(viewTop(virtualizer));
+  });
   // Rendered on the server and at hydration as its newest rows (`lastRows`); virtualized from
   // the first layout in the browser on.
   const [mounted, setMounted] = useState(false);

@@ -1,7 +1,8 @@
 // Row heights the message list expects before it has measured a row (docs/message-list.md,
 // "Rendering"): a message's from its text and its kind (a question, a reply, code, tool calls),
 // corrected by how the rows measured so far compare with their estimates, kind by kind, and a
-// placeholder's as its messages' average (fixed once it is drawn). The correction moves only when `settle()` is called
+// placeholder's as its messages' average (fixed once it is drawn, unless the list resizes it to
+// keep the view still). The correction moves only when `settle()` is called
 // (when rows are added or removed), so estimates of rows not measured yet never change between
 // two layouts of the same rows: what is above the view stays where it was.
 import type { ListItem, MessageItem } from "./list-items";
@@ -155,6 +156,15 @@ export class RowHeights {
       this.placeholders.set(id, height);
     }
     return height;
+  }
+
+  /**
+   * Draws a placeholder at `height` from now on (`id` is its key and count, as in
+   * `placeholderHeight`): the list lets one above the view take up a change of the rows between
+   * it and the view, so that the rows in view stay where they are.
+   */
+  setPlaceholderHeight(id: string, height: number): void {
+    this.placeholders.set(id, Math.max(0, height));
   }
 
   /** A message's expected height in a placeholder now. */

@@ -1,0 +1,210 @@
+// Keeps the rows in view where they are in the list's layout when rows change above them
+// (docs/message-list.md, "Keeping the view still"): a page landing above the view, a placeholder
+// standing for fewer messages, estimates learning from measured rows, or a row above the view
+// measured at another height than expected. The change is taken up by the nearest placeholders
+// above the view, which grow or shrink by it, so neither the rows in view nor the scroll
+// position move. Only without such a placeholder does the virtualizer move the view instead.
+import type { Virtualizer } from "@tanstack/react-virtual";
+import type { ListItem } from "@/lib/chat/format-messages";
+import type { RowHeights } from "@/lib/chat/row-heights";
+
+type Key = string | number | bigint;
+
+/** Where the view's top is now: the element's, which a scroll not yet reported has moved. */
+export function viewTop(virtualizer: Virtualizer<HTMLDivElement, Element>): number {
+  return virtualizer.scrollElement?.scrollTop ?? virtualizer.scrollOffset ?? 0;
+}
+type ListVirtualizer = Virtualizer<HTMLDivElement, Element>;
+
+/** The smallest height a placeholder is left at when it takes up rows that grew. */
+const MIN_PLACEHOLDER = 0;
+/** How many placeholders above a row may share its change. */
+const MAX_SHARERS = 4;
+
+/** What a placeholder can give up of `want` px (or take on, when `want` is negative). */
+function share(height: number, want: number): number {
+  return want > 0 ? Math.min(want, Math.max(0, height - MIN_PLACEHOLDER)) : want;
+}
+
+export class SteadyRows {
+  /** Set while this class resizes a placeholder itself: the view must not move for it. */
+  private resizing = false;
+  /** Rows whose size change the placeholders above took up: the view must not move for them. */
+  private readonly absorbed = new Set<Key>();
+  /** Rows measured so far (the virtualizer keeps only those measured off their estimate). */
+  private readonly seen = new Set<Key>();
+  /** The view's top when the rows were last drawn (see `drawn`). */
+  private drawnTop = Number.NaN;
+
+  constructor(
+    private readonly heights: RowHeights,
+    private readonly keyOf: (item: ListItem | undefined, index: number) => Key,
+  ) {}
+
+  /**
+   * Before the virtualizer lays out `next` in place of `previous` (as it last laid them out):
+   * the first row in view that both lists hold keeps its start, the placeholders above the view
+   * taking up whatever changed above it.
+   */
+  beforeLayout(
+    virtualizer: ListVirtualizer,
+    previous: readonly ListItem[],
+    next: readonly ListItem[],
+    top: number,
+    viewHeight: number,
+  ): void {
+    const first = virtualizer.getVirtualItemForOffset(top);
+    if (!first) return;
+    const nextIndex = new Map<Key, number>();
+    for (let i = 0; i < next.length; i++) nextIndex.set(this.keyOf(next[i], i), i);
+    const laidOut = virtualizer.measurementsCache;
+    let anchor = -1;
+    let oldStart = 0;
+    for (let i = first.index; i < previous.length; i++) {
+      const row = laidOut[i];
+      if (!row || row.start >= top + viewHeight) break;
+      if (previous[i]?.kind === "placeholder" || row.end <= top) continue;
+      const index = nextIndex.get(row.key);
+      if (index === undefined) continue;
+      anchor = index;
+      oldStart = row.start;
+      break;
+    }
+    if (anchor < 0) return;
+    // Where the anchor lands from the sizes the virtualizer will use: measured, else estimated.
+    const ends = new Float64Array(anchor);
+    let start = virtualizer.options.paddingStart;
+    for (let i = 0; i < anchor; i++) {
+      start += this.sizeOf(virtualizer, next[i], i);
+      ends[i] = start;
+    }
+    let delta = start - oldStart;
+    if (Math.abs(delta) < 0.5) return;
+    // Only placeholders wholly above the view once the change is taken up.
+    const sharers: { index: number; height: number }[] = [];
+    let room = 0;
+    for (let i = anchor - 1; i >= 0 && sharers.length < MAX_SHARERS; i--) {
+      const item = next[i];
+      if (item?.kind !== "placeholder" || (ends[i] ?? 0) - delta > top) continue;
+      const height = this.sizeOf(virtualizer, item, i);
+      sharers.push({ index: i, height });
+      room += share(height, Number.POSITIVE_INFINITY);
+    }
+    if (sharers.length === 0 || (delta > 0 && room < delta)) return;
+    for (const { index, height } of sharers) {
+      const taken = share(height, delta);
+      if (taken === 0) continue;
+      const key = this.keyOf(next[index], index);
+      this.heights.setPlaceholderHeight(String(key), height - taken);
+      virtualizer.itemSizeCache.delete(key);
+      delta -= taken;
+      if (Math.abs(delta) < 0.5) break;
+    }
+  }
+
+  /**
+   * A row measured at `size`: when its change would push rows already shown, the placeholders
+   * above it take the change up instead, so the row grows or shrinks at its top. That is a row
+   * measured for the first time above the view's top or above a row measured already (rows
+   * appearing as the reader scrolls up), or one measured again wholly above the view.
+   */
+  measured(
+    virtualizer: ListVirtualizer,
+    items: readonly ListItem[],
+    index: number,
+    size: number,
+    /** False while the view keeps to the newest row, which the virtualizer then holds. */
+    steadying: boolean,
+  ) {
+    const item = items[index];
+    const row = virtualizer.measurementsCache[index];
+    if (!item || item.kind === "placeholder" || !row) return;
+    const key = this.keyOf(item, index);
+    const firstTime = !this.seen.has(key);
+    this.seen.add(key);
+    let delta = size - (virtualizer.itemSizeCache.get(key) ?? row.size);
+    // Measured at its estimate, the virtualizer would keep no size for the row, and estimates
+    // learning from other rows would then move it: it keeps the size it was measured at.
+    if (delta === 0 && !virtualizer.itemSizeCache.has(key))
+      virtualizer.itemSizeCache.set(key, size);
+    if (delta === 0 || !steadying) return;
+    const top = viewTop(virtualizer);
+    const upward = firstTime
+      ? row.start < top || this.shownBelow(virtualizer, items, index, top)
+      : row.end <= top;
+    if (!upward) return;
+    const sharers: { index: number; height: number }[] = [];
+    let room = 0;
+    for (let i = index - 1; i >= 0 && sharers.length < MAX_SHARERS; i--) {
+      const above = items[i];
+      if (above?.kind !== "placeholder") continue;
+      const height = this.sizeOf(virtualizer, above, i);
+      sharers.push({ index: i, height });
+      room += share(height, Number.POSITIVE_INFINITY);
+    }
+    if (sharers.length === 0 || (delta > 0 && room < delta)) return;
+    this.absorbed.add(key);
+    this.resizing = true;
+    try {
+      for (const sharer of sharers) {
+        const taken = share(sharer.height, delta);
+        if (taken === 0) continue;
+        const height = sharer.height - taken;
+        this.heights.setPlaceholderHeight(
+          String(this.keyOf(items[sharer.index], sharer.index)),
+          height,
+        );
+        virtualizer.resizeItem(sharer.index, height);
+        delta -= taken;
+        if (Math.abs(delta) < 0.5) break;
+      }
+    } finally {
+      this.resizing = false;
+    }
+  }
+
+  /**
+   * Whether a row measured already follows the row at `index` in view, with only rows not
+   * measured yet between them, while the view is not moving down: the row is one appearing above
+   * rows the reader has seen (scrolling up, or a page landing in view). Scrolling down, rows
+   * appear below those seen, and a row measured long ago may lie below them.
+   */
+  private shownBelow(
+    virtualizer: ListVirtualizer,
+    items: readonly ListItem[],
+    index: number,
+    top: number,
+  ): boolean {
+    if (top > this.drawnTop + 0.5) return false;
+    const bottom = top + (virtualizer.scrollElement?.clientHeight ?? 0);
+    for (let i = index + 1; i < items.length; i++) {
+      const item = items[i];
+      const row = virtualizer.measurementsCache[i];
+      if (!item || !row || item.kind === "placeholder" || row.start >= bottom) return false;
+      if (this.seen.has(this.keyOf(item, i))) return true;
+    }
+    return false;
+  }
+
+  /** The rows are drawn, every one measured, with the view's top at `top`. */
+  drawn(top: number): void {
+    this.drawnTop = top;
+  }
+
+  /** Whether the row keyed `key` has been measured. */
+  isMeasured(key: Key): boolean {
+    return this.seen.has(key);
+  }
+
+  /** Whether the virtualizer may move the view for this row's size change (false: it must not). */
+  mayAdjust(key: Key): boolean {
+    if (this.resizing) return false;
+    return !this.absorbed.delete(key);
+  }
+
+  private sizeOf(virtualizer: ListVirtualizer, item: ListItem | undefined, index: number): number {
+    const key = this.keyOf(item, index);
+    if (item?.kind === "placeholder") return this.heights.estimate(item);
+    return virtualizer.itemSizeCache.get(key) ?? this.heights.estimate(item);
+  }
+}
