@@ -51,12 +51,30 @@ function applyVendor(text: string, kinds: RedactionKind[]): string {
   return at === 0 ? text : out + text.slice(at);
 }
 
-/** Masks every secret in `text`; `kinds` lists each kind found once, in the order found. */
-export function redactText(text: string): { text: string; kinds: RedactionKind[] } {
-  const kinds: RedactionKind[] = [];
+/** One pass of the three stages. */
+function redactOnce(text: string, kinds: RedactionKind[]): string {
   let out = applyRules(text, kinds);
   out = applyVendor(out, kinds);
   const entropy = redactHighEntropy(out);
-  if (entropy.found) kinds.push("high_entropy");
-  return { text: entropy.text, kinds };
+  if (entropy.found && !kinds.includes("high_entropy")) kinds.push("high_entropy");
+  return entropy.text;
+}
+
+/**
+ * Masks every secret in `text`; `kinds` lists each kind found once, in the order found.
+ * Passes repeat until one changes nothing, which makes the result a fixed point: a marker can
+ * expose what was next to it (`0ghp_…ghp_…`: the second token masked, the first one now ends at
+ * a word boundary). Each further pass masks part of the original text, so there are at most as
+ * many as secrets fit in it.
+ */
+export function redactText(text: string): { text: string; kinds: RedactionKind[] } {
+  const kinds: RedactionKind[] = [];
+  let current = text;
+  const most = Math.ceil(text.length / 8) + 2;
+  for (let pass = 0; pass < most; pass++) {
+    const next = redactOnce(current, kinds);
+    if (next === current) break;
+    current = next;
+  }
+  return { text: current, kinds };
 }
