@@ -19,6 +19,7 @@ async function pinTexts(page: Page, threadId: string): Promise<string[]> {
 }
 
 async function openCard(chat: SessionPage, session: number) {
+  await chat.listReady();
   await chat
     .divider(session)
     .getByRole("button", { name: `Expand handoff for session ${session}` })

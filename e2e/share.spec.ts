@@ -123,6 +123,7 @@ test("a shared thread is readable read-only by anyone with the link until it is 
     await expect(shared.getByText("Shared thread · read-only")).toBeVisible();
     await expect(view.divider(2)).toContainText("Session 2 started");
     await expect(view.navigator.getByRole("button", { name: "Session 2" })).toBeVisible();
+    await view.listReady();
     await view.divider(2).getByRole("button", { name: "Expand handoff for session 2" }).click();
     const details = view.divider(2).getByTestId("handoff-details");
     await expect(details.getByRole("heading", { name: "Must preserve" })).toBeVisible();
@@ -238,6 +239,7 @@ test.describe("@reset-server a shared thread of three sessions", () => {
       expect(response?.status()).toBe(200);
       const html = (await response?.text()) ?? "";
       const reader = new SessionPage(view);
+      await reader.listReady();
       for (const [number, trigger] of [
         [2, "context threshold reached"],
         [3, "started manually"],

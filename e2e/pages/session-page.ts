@@ -65,16 +65,20 @@ export class SessionPage extends ChatPage {
   }
 
   /**
-   * Every row of the virtualized list in order, read by scrolling it from top to bottom (only
-   * rows near the view are in the DOM): `user: …`, `assistant: …` or `divider N`.
+   * Once the browser has taken the list over. Until then the rows are the first HTML's: a click
+   * on one of their buttons before the page's scripts run does nothing.
    */
+  async listReady() {
+    await expect(this.scroller.locator("[data-index]").first()).toBeAttached();
+  }
+
   /**
    * Scrolls the list to its top once the browser has taken it over: the first HTML is a plain
    * column of the newest rows, and the opening scroll to the newest row may still run (it would
    * undo a scroll made meanwhile), so the top is set until it stays.
    */
   async scrollListToTop() {
-    await expect(this.scroller.locator("[data-index]").first()).toBeAttached();
+    await this.listReady();
     await expect
       .poll(
         () =>
@@ -88,6 +92,10 @@ export class SessionPage extends ChatPage {
       .toBe(0);
   }
 
+  /**
+   * Every row of the virtualized list in order, read by scrolling it from top to bottom (only
+   * rows near the view are in the DOM): `user: …`, `assistant: …` or `divider N`.
+   */
   async allRows(): Promise<string[]> {
     const rows = new Map<number, string>();
     const read = async () => {
