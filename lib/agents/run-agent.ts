@@ -59,10 +59,12 @@ export class RunAgent {
   }): Promise<RunAgent> {
     const { profile } = input;
     // Offered only when some agent could take the work: the definitions cost every call tokens.
-    const offers =
-      profile.toolsAllow.includes("handoff_to_agent") &&
-      handoffTargetsOf(profile, await listAgents(input.userId)).length > 0;
-    const servers = await listToolServers({ userId: input.userId });
+    const mayHandOff = profile.toolsAllow.includes("handoff_to_agent");
+    const [agents, servers] = await Promise.all([
+      mayHandOff ? listAgents(input.userId) : [],
+      listToolServers({ userId: input.userId }),
+    ]);
+    const offers = mayHandOff && handoffTargetsOf(profile, agents).length > 0;
     const tools = definitionTools(profile, offers, servers, {
       userId: input.userId,
       threadId: input.threadId,

@@ -44,6 +44,16 @@ export interface RunRequest {
   };
   /** The run row that claimed the request (a new run; absent only when resuming). */
   claimed?: Run;
+  /**
+   * The request created the thread: nothing can be ahead of it (no earlier question, reset or
+   * recovery), so the run skips those checks.
+   */
+  fresh?: boolean;
+  /**
+   * Called once, at the run's first text delta or its end if it has none: background work of the
+   * request (a new thread's title) that must not hold up the first token.
+   */
+  afterFirstText?: () => void;
   /** Set for runs that recovery starts: they do not wait for the thread's recovery. */
   recovering?: boolean;
   /**

@@ -108,8 +108,17 @@ export async function enterSession(
     session,
     queued,
     runId,
-  }: { request: Message; session: ChatSession; queued: boolean; runId: string },
+    fresh = false,
+  }: {
+    request: Message;
+    session: ChatSession;
+    queued: boolean;
+    runId: string;
+    /** The request created the thread: no question is above it and no reset can have moved it. */
+    fresh?: boolean;
+  },
 ): Promise<{ session: ChatSession; answering: string[]; parked?: boolean }> {
+  if (fresh && !queued) return { session, answering: [request.id] };
   const { userId, threadId } = scope;
   let current = session;
   if (queued) {

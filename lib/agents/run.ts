@@ -106,6 +106,13 @@ class RunLoop {
   private session: ChatSession;
   /** The stored assistant message the current leg streams into. */
   private message: Message | null = null;
+  /**
+   * The first message's placeholder while it is being stored (see startRun): whatever writes to
+   * that message, or names it, waits for it.
+   */
+  private opening: Promise<void> | null = null;
+  /** The caller's work deferred until the first text delta (see RunRequest.afterFirstText). */
+  private deferred: (() => void) | undefined;
   private runRow: Run | null = null;
   /** The run's journal, once the run has its row. */
   private recorder: RunRecorder | null = null;
@@ -137,6 +144,7 @@ class RunLoop {
     private readonly control: RunControl,
   ) {
     this.session = input.session;
+    this.deferred = input.afterFirstText;
     this.resetFailed = input.reviewEnded !== undefined && input.reviewEnded !== "committed";
     const initial: ChatMessage = input.resume
       ? toChatMessage(input.resume.message)
@@ -157,6 +165,7 @@ class RunLoop {
       turn.firstText();
       // The journal's writes held back at the start (see startJournal) go now.
       this.recorder?.release();
+      this.afterFirstText();
     };
     this.writer.write({
       type: "start",
@@ -220,6 +229,7 @@ class RunLoop {
     } finally {
       clearInterval(saving);
       this.recorder?.release();
+      this.afterFirstText();
       await this.mcp.close();
     }
   }
@@ -238,6 +248,7 @@ class RunLoop {
       session: this.session,
       queued: this.input.queued,
       runId: claimed.id,
+      fresh: this.input.fresh,
     });
     if (entered.parked) return "suspended";
     this.session = entered.session;
@@ -259,8 +270,13 @@ class RunLoop {
     if (prepared.suspended) return "suspended";
     this.session = prepared.session;
     this.enteredByReset = prepared.reset;
-    await placeRunStart({ runId: claimed.id, sessionId: this.session.id });
-    await this.openMessage();
+    // The reply's placeholder (which gives it its seq) and the run's place are stored while the
+    // model starts, not before: the first token waits for neither. (On PGlite, which runs one
+    // statement at a time, they would queue ahead of it.) What writes to the message awaits it.
+    const sessionId = this.session.id;
+    this.opening = placeRunStart({ runId: claimed.id, sessionId }).then(() => this.openMessage());
+    // Awaited later; a failure here must not surface as an unhandled rejection meanwhile.
+    this.opening.catch(() => undefined);
     return prepared.view;
   }
 
@@ -324,7 +340,19 @@ class RunLoop {
         messageMetadata: { ...this.metadata, status: "partial" },
       });
     }
-    await this.recordProgress();
+    await this.writeProgress();
+  }
+
+  /** The first message's placeholder, once stored (a no-op when it was stored up front). */
+  private async placed(): Promise<void> {
+    if (this.opening) await this.opening;
+  }
+
+  /** Once, at the first text delta or the run's end: what the caller deferred until then. */
+  private afterFirstText(): void {
+    const hook = this.deferred;
+    this.deferred = undefined;
+    hook?.();
   }
 
   private setMetadata(row: Message) {
@@ -474,6 +502,7 @@ class RunLoop {
   }
 
   private async storeMessage(message: ChatMessage, status: MessageStatus): Promise<void> {
+    await this.placed();
     const stored = this.message;
     if (!stored) return;
     await this.saver.seal(() =>
@@ -491,6 +520,11 @@ class RunLoop {
   }
 
   private async recordProgress(): Promise<void> {
+    await this.placed();
+    await this.writeProgress();
+  }
+
+  private async writeProgress(): Promise<void> {
     if (!this.runRow || !this.message) return;
     await recordRunProgress({
       userId: this.scope.userId,

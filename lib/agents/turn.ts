@@ -113,18 +113,21 @@ export async function runChatTurn({
     currentInstance(),
   ]);
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
-  if (created && userMessage) {
-    // Written while the first reply streams, by the thread's model; the placeholder until then.
-    writeTitleSoon({
-      userId: actor.id,
-      threadId,
-      firstMessage: messageText(userMessage.parts),
-      placeholder: titleFromMessage(messageText(userMessage.parts)),
-      // The configured model itself, never a test's injected one: a title is bookkeeping, and
-      // a scripted model's script is the conversation's.
-      model: () => getLanguageModel(modelId),
-    });
-  }
+  // Written while the first reply streams (from its first token on, so neither its redaction
+  // nor its model call holds that token up), by the thread's model; the placeholder until then.
+  const writeTitle =
+    created && userMessage
+      ? () =>
+          writeTitleSoon({
+            userId: actor.id,
+            threadId,
+            firstMessage: messageText(userMessage.parts),
+            placeholder: titleFromMessage(messageText(userMessage.parts)),
+            // The configured model itself, never a test's injected one: a title is bookkeeping,
+            // and a scripted model's script is the conversation's.
+            model: () => getLanguageModel(modelId),
+          })
+      : undefined;
   // The thread's agent may run on a model of its own.
   const agentModel = agentModelId(profile, modelId);
   const base = {
@@ -199,5 +202,12 @@ export async function runChatTurn({
   if (!claimed) {
     throw new BatonError("conflict:message", "This message is already being answered.");
   }
-  return streamRun({ ...base, request: request_, queued, claimed });
+  return streamRun({
+    ...base,
+    request: request_,
+    queued,
+    claimed,
+    fresh: created !== null,
+    afterFirstText: writeTitle,
+  });
 }

@@ -1,0 +1,82 @@
+// What a chat turn does before its first token: the SQL statements sent before the model is
+// first asked stay within a budget (25 and 31 before it was set). A thread the request creates
+// skips the checks a thread with history needs, and the reply's placeholder is stored while the
+// model starts. The reply the client sees still gets its stored seq and session, and the new
+// thread its title.
+import { randomUUID } from "node:crypto";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+import { listThreadMessages } from "@/db/queries/messages";
+import { getThread } from "@/db/queries/threads";
+import { createOfflineModel } from "@/lib/ai/offline-model";
+import type { Actor } from "@/lib/auth/server";
+import { settleTitles } from "@/lib/chat/thread-title";
+import { createActor, parseSse, sendTurn, startTurn, waitForStoredReplies } from "../support/chat";
+import { recordStatements, type Statement } from "../support/statement-log";
+
+/**
+ * One turn: its SSE parts, and how many statements were sent before the model was first asked
+ * (what the first token waits for; the reply's placeholder is stored while the model starts, so
+ * counting to the first text delta would depend on how fast the model's first word comes).
+ */
+async function measuredTurn(actor: Actor, threadId: string, text: string) {
+  const sent: Statement[] = [];
+  let before = -1;
+  const inner = createOfflineModel();
+  const model: LanguageModelV3 = {
+    ...inner,
+    doGenerate: (options) => inner.doGenerate(options),
+    doStream: (options) => {
+      if (before < 0) before = sent.length;
+      return inner.doStream(options);
+    },
+  };
+  const { response } = await recordStatements(async () => {
+    const started = await startTurn(actor, threadId, text, { languageModel: () => model });
+    await started.response.clone().text();
+    return started;
+  }, sent).then(({ result }) => result);
+  const parts = parseSse(await response.text());
+  await waitForStoredReplies(actor, threadId);
+  return { parts, before };
+}
+
+describe("a chat turn before its first token", () => {
+  it("a new thread's first message: at most 16 statements, and the reply still gets its seq", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    const { parts, before } = await measuredTurn(actor, threadId, "hello there, new thread");
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThanOrEqual(16);
+
+    // The reply's metadata (its stored seq and session) reaches the client, now after its first
+    // words rather than before them, and matches the stored reply.
+    const metadata = parts.find(
+      (p) =>
+        p.type === "message-metadata" &&
+        "seq" in ((p as { messageMetadata?: object }).messageMetadata ?? {}),
+    ) as { messageMetadata: { seq: number; sessionId: string } } | undefined;
+    expect(metadata).toBeDefined();
+    const { messages } = await listThreadMessages({ userId: actor.id, threadId, limit: 10 });
+    const reply = messages.find((m) => m.role === "assistant");
+    expect(reply?.status).toBe("complete");
+    expect(reply?.seq).toBe(metadata?.messageMetadata.seq);
+    expect(reply?.sessionId).toBe(metadata?.messageMetadata.sessionId);
+    expect(reply?.seq).toBeGreaterThan(messages.find((m) => m.role === "user")?.seq ?? Infinity);
+
+    // The model's title (its salient words, not the placeholder cut from the message) is written
+    // once the reply has started.
+    await settleTitles();
+    expect((await getThread({ userId: actor.id, threadId }))?.title).toBe("New thread");
+  });
+
+  it("a thread with history: at most 27 statements", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    await sendTurn(actor, threadId, "the first question");
+    const { before, parts } = await measuredTurn(actor, threadId, "a second question");
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThanOrEqual(27);
+    expect(parts.some((p) => p.type === "text-delta")).toBe(true);
+  });
+});
