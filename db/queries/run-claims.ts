@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "../client";
 import {
   type Message,
@@ -89,21 +89,36 @@ export async function claimRequest(input: {
 }
 
 /**
- * Threads that may hold orphans: a run whose instance is gone, a queued message, a run parked at
- * a draft (resumed once the draft ended), a last message from the user.
+ * Whether thread `t` may hold orphans: a run whose instance is gone, a queued message, a run
+ * parked at a draft (resumed once the draft ended), a last message from the user.
  */
-export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
-  const db = getDb();
-  const rows = await db.execute(sql`
-    select t.id as "threadId", t.user_id as "userId" from ${threads} t
-    where exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'running'
+function mayHoldOrphans(t: SQL) {
+  return sql`exists (select 1 from ${runs} r where r.thread_id = ${t}.id and r.status = 'running'
                     and not ${instanceIsLive(sql`r.instance_id`)})
-       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
-       or exists (select 1 from ${runs} r where r.thread_id = t.id and r.status = 'awaiting_review')
-       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
-                    and m.role = 'user')`);
-  const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
-  return list as { threadId: string; userId: string }[];
+       or exists (select 1 from ${messages} m where m.thread_id = ${t}.id and m.status = 'queued')
+       or exists (select 1 from ${runs} r where r.thread_id = ${t}.id and r.status = 'awaiting_review')
+       or exists (select 1 from ${messages} m where m.thread_id = ${t}.id and m.seq = ${t}.next_seq - 1
+                    and m.role = 'user')`;
+}
+
+function rowsOf(result: unknown): unknown[] {
+  return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
+}
+
+/** Threads that may hold orphans (see mayHoldOrphans). */
+export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
+  const rows = await getDb().execute(sql`
+    select t.id as "threadId", t.user_id as "userId" from ${threads} t
+    where ${mayHoldOrphans(sql`t`)}`);
+  return rowsOf(rows) as { threadId: string; userId: string }[];
+}
+
+/** Whether one thread may hold orphans: what recovery on touch asks before claiming anything. */
+export async function threadMayHoldOrphans(threadId: string): Promise<boolean> {
+  const rows = await getDb().execute(sql`
+    select 1 as "found" from ${threads} t
+    where t.id = ${threadId} and (${mayHoldOrphans(sql`t`)}) limit 1`);
+  return rowsOf(rows).length > 0;
 }
 
 /** Running runs of the thread whose instance is gone, claimed for `instanceId` (oldest first). */

@@ -19,6 +19,7 @@ import {
   endDeadRun,
   listRecoveryCandidates,
   listRunsAwaitingReview,
+  threadMayHoldOrphans,
 } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
@@ -48,6 +49,11 @@ export interface RecoveryOptions {
   afterDraft?: DraftEnd;
   /** The thread's row, when the caller has just read it. */
   thread?: Thread;
+  /**
+   * Opening or writing to the thread: nothing is claimed unless the sweep's own test says the
+   * thread may hold orphans (one statement, where claiming reads and locks in two transactions).
+   */
+  onTouch?: boolean;
 }
 
 const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
@@ -88,7 +94,7 @@ async function sweep(): Promise<void> {
 
 /** Recovery of one thread, started in the background (opening or writing to a thread). */
 export function recoverThreadSoon(userId: string, threadId: string, thread?: Thread): void {
-  recoverThread(userId, threadId, { thread }).done.catch((error) =>
+  recoverThread(userId, threadId, { thread, onTouch: true }).done.catch((error) =>
     log.error("recovery failed", error, { threadId }),
   );
 }
@@ -123,6 +129,7 @@ async function recover(
   markClaimed: () => void,
 ): Promise<void> {
   const instanceId = await currentInstance();
+  if (options.onTouch && !(await threadMayHoldOrphans(threadId))) return;
   const thread = options.thread ?? (await getThread({ userId, threadId }));
   if (!thread) return;
   const profile = await resolveProfile({ userId, profileId: thread.profile });

@@ -29,6 +29,7 @@ import {
   startTurn,
   waitForStoredReplies,
 } from "../support/chat";
+import { recordStatements } from "../support/statement-log";
 
 const saved = { ...process.env };
 beforeEach(() => {
@@ -350,5 +351,44 @@ describe("placement", () => {
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(ansA2.seq).toBe(ansA.seq + 1);
+  });
+});
+
+describe("recovery when a thread is opened or written to", () => {
+  it("costs one statement when there is nothing to recover, and still finds a dead reply", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    await sendTurn(actor, threadId, "Let's plan the harbour survey");
+    const { statements } = await recordStatements(
+      () => recoverThread(actor.id, threadId, { onTouch: true }).done,
+    );
+    expect(statements).toHaveLength(1);
+
+    // A server died while streaming the next reply: the same touch now claims and settles it.
+    const session = await getCurrentSession({ userId: actor.id, threadId });
+    if (!session) throw new Error("no session");
+    const request = await appendMessage({
+      userId: actor.id,
+      threadId,
+      sessionId: session.id,
+      message: userMessage("And the tide tables?"),
+    });
+    const replyId = randomUUID();
+    await appendMessage({
+      userId: actor.id,
+      threadId,
+      sessionId: session.id,
+      message: {
+        id: replyId,
+        role: "assistant",
+        parts: [{ type: "step-start" }, { type: "text", text: "The tides ", state: "streaming" }],
+        status: "partial",
+      },
+    });
+    await deadRun(actor, threadId, await deadInstance(), request, replyId);
+    await recoverThread(actor.id, threadId, { onTouch: true }).done;
+    expect((await getMessage({ userId: actor.id, threadId, id: replyId }))?.status).toBe(
+      "interrupted",
+    );
   });
 });
