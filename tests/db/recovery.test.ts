@@ -79,6 +79,32 @@ const userMessage = (text: string, status: "complete" | "queued" = "complete") =
   status,
 });
 
+/** A question and the partial reply a server was streaming when it died: its run is `dead`'s. */
+async function diedMidReply(actor: Actor, threadId: string, question: string, streamed: string) {
+  const session = await getCurrentSession({ userId: actor.id, threadId });
+  if (!session) throw new Error("no session");
+  const request = await appendMessage({
+    userId: actor.id,
+    threadId,
+    sessionId: session.id,
+    message: userMessage(question),
+  });
+  const replyId = randomUUID();
+  await appendMessage({
+    userId: actor.id,
+    threadId,
+    sessionId: session.id,
+    message: {
+      id: replyId,
+      role: "assistant",
+      parts: [{ type: "step-start" }, { type: "text", text: streamed, state: "streaming" }],
+      status: "partial",
+    },
+  });
+  await deadRun(actor, threadId, await deadInstance(), request, replyId);
+  return replyId;
+}
+
 async function thread(actor: Actor, threadId: string) {
   return (await listThreadMessages({ userId: actor.id, threadId, limit: 200 })).messages;
 }
@@ -171,28 +197,7 @@ describe("a reply that died while streaming", () => {
 
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "Let's plan the harbour survey");
-    const session = await getCurrentSession({ userId: actor.id, threadId });
-    if (!session) throw new Error("no session");
-    const dead = await deadInstance();
-    const request = await appendMessage({
-      userId: actor.id,
-      threadId,
-      sessionId: session.id,
-      message: userMessage(question),
-    });
-    const replyId = randomUUID();
-    await appendMessage({
-      userId: actor.id,
-      threadId,
-      sessionId: session.id,
-      message: {
-        id: replyId,
-        role: "assistant",
-        parts: [{ type: "step-start" }, { type: "text", text: streamed, state: "streaming" }],
-        status: "partial",
-      },
-    });
-    await deadRun(actor, threadId, dead, request, replyId);
+    const replyId = await diedMidReply(actor, threadId, question, streamed);
 
     await recoverThread(actor.id, threadId, { acceptedBefore: new Date() }).done;
     const interrupted = await getMessage({ userId: actor.id, threadId, id: replyId });
@@ -365,27 +370,7 @@ describe("recovery when a thread is opened or written to", () => {
     expect(statements).toHaveLength(1);
 
     // A server died while streaming the next reply: the same touch now claims and settles it.
-    const session = await getCurrentSession({ userId: actor.id, threadId });
-    if (!session) throw new Error("no session");
-    const request = await appendMessage({
-      userId: actor.id,
-      threadId,
-      sessionId: session.id,
-      message: userMessage("And the tide tables?"),
-    });
-    const replyId = randomUUID();
-    await appendMessage({
-      userId: actor.id,
-      threadId,
-      sessionId: session.id,
-      message: {
-        id: replyId,
-        role: "assistant",
-        parts: [{ type: "step-start" }, { type: "text", text: "The tides ", state: "streaming" }],
-        status: "partial",
-      },
-    });
-    await deadRun(actor, threadId, await deadInstance(), request, replyId);
+    const replyId = await diedMidReply(actor, threadId, "And the tide tables?", "The tides ");
     await recoverThread(actor.id, threadId, { onTouch: true }).done;
     expect((await getMessage({ userId: actor.id, threadId, id: replyId }))?.status).toBe(
       "interrupted",
