@@ -152,6 +152,16 @@ export async function releaseDeadResets(): Promise<ThreadReset[]> {
 }
 
 /** The thread's reset in flight (running, lease unexpired), if any. */
+/** A reset of the thread that is running: its lease current, its instance alive. */
+export function activeResetOf(threadId: string) {
+  return and(
+    eq(threadResets.threadId, threadId),
+    eq(threadResets.state, "running"),
+    sql`${threadResets.leaseExpiresAt} > now()`,
+    instanceIsLive(threadResets.instanceId),
+  );
+}
+
 export async function getActiveReset({
   userId,
   threadId,
@@ -163,15 +173,7 @@ export async function getActiveReset({
     .select({ reset: threadResets })
     .from(threadResets)
     .innerJoin(threads, eq(threads.id, threadResets.threadId))
-    .where(
-      and(
-        eq(threadResets.threadId, threadId),
-        eq(threads.userId, userId),
-        eq(threadResets.state, "running"),
-        sql`${threadResets.leaseExpiresAt} > now()`,
-        instanceIsLive(threadResets.instanceId),
-      ),
-    )
+    .where(and(activeResetOf(threadId), eq(threads.userId, userId)))
     .limit(1);
   return row?.reset ?? null;
 }

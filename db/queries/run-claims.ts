@@ -337,14 +337,15 @@ export async function claimInterruptedRun(input: {
  * seq order, so a run waits while this holds. Runs parked on an approval do not count: a new
  * message denies their open calls.
  */
-export async function earlierQuestionInFlight(input: {
+/** Runs answering a question above `requestId` (not `runId` itself) on a live instance. */
+export function earlierQuestionsInFlight(input: {
   threadId: string;
   requestId: string;
   runId: string;
-}): Promise<boolean> {
+}) {
   // Read the request's seq in the query: placing an answer above it moves it down.
   const requestSeq = sql`(select ${messages.seq} from ${messages} where ${messages.threadId} = ${input.threadId} and ${messages.id} = ${input.requestId})`;
-  const [row] = await getDb()
+  return getDb()
     .select({ id: runs.id })
     .from(runs)
     .innerJoin(
@@ -359,7 +360,14 @@ export async function earlierQuestionInFlight(input: {
         sql`${runs.id} <> ${input.runId}`,
         sql`${messages.seq} < ${requestSeq}`,
       ),
-    )
-    .limit(1);
+    );
+}
+
+export async function earlierQuestionInFlight(input: {
+  threadId: string;
+  requestId: string;
+  runId: string;
+}): Promise<boolean> {
+  const [row] = await earlierQuestionsInFlight(input).limit(1);
   return row !== undefined;
 }

@@ -8,6 +8,7 @@ import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
 import { earlierQuestionInFlight } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
+import { turnIsClear } from "@/db/queries/turn-gate";
 import type { ChatSession, Message, ThreadReset } from "@/db/schema";
 import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
 import { compactSession } from "@/lib/context/compaction";
@@ -130,6 +131,11 @@ export async function enterSession(
     if (draft?.fromSession === current.number)
       return { session: current, answering: [], parked: true };
   }
+  // The common case in one statement: nothing to wait for, and nothing moved the question.
+  const clear =
+    !queued &&
+    (await turnIsClear({ userId, threadId, requestId: request.id, runId, sessionId: session.id }));
+  if (clear) return { session, answering: [request.id] };
   await waitForTurn(scope, request, runId);
   if (queued) {
     await updateMessage({ userId, threadId, id: request.id, patch: { status: "complete" } });

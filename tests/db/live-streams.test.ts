@@ -62,7 +62,14 @@ describe("following a live reply", () => {
     gated.release(2);
     await expect.poll(() => first.text(), { timeout: 10_000, interval: 10 }).toContain("from ");
 
-    const during = await threadView(headers, threadId);
+    // The reply's row is stored while the model starts, so a page read in the first moments can
+    // still name the question as unanswered (as it could before any reply was stored); it stops
+    // once the row is in, which is while the reply is still live (the model holds its last words).
+    let during = await threadView(headers, threadId);
+    for (let i = 0; i < 100 && during.answering.length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      during = await threadView(headers, threadId);
+    }
     expect(during.live).toHaveLength(1);
     expect(during.live[0]).toMatchObject({ continuesMessageId: null });
     expect(during.live[0]?.requestId).toBe(during.messages[0]?.id);

@@ -70,13 +70,13 @@ describe("a chat turn before its first token", () => {
     expect((await getThread({ userId: actor.id, threadId }))?.title).toBe("New thread");
   });
 
-  it("a thread with history: at most 24 statements", async () => {
+  it("a thread with history: at most 21 statements", async () => {
     const actor = await createActor();
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "the first question");
     const { before, parts } = await measuredTurn(actor, threadId, "a second question");
     expect(before).toBeGreaterThan(0);
-    expect(before).toBeLessThanOrEqual(24);
+    expect(before).toBeLessThanOrEqual(21);
     expect(parts.some((p) => p.type === "text-delta")).toBe(true);
   });
 });
