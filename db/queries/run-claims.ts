@@ -88,36 +88,43 @@ export async function claimRequest(input: {
   });
 }
 
-/**
- * Whether thread `t` may hold orphans: a run whose instance is gone, a queued message, a run
- * parked at a draft (resumed once the draft ended), a last message from the user.
- */
-function mayHoldOrphans(t: SQL) {
-  return sql`exists (select 1 from ${runs} r where r.thread_id = ${t}.id and r.status = 'running'
+/** A run of thread `id` whose instance is gone, or one parked at a draft (resumed once it ends). */
+function stuckRunOf(id: SQL) {
+  return sql`exists (select 1 from ${runs} r where r.thread_id = ${id} and r.status = 'running'
                     and not ${instanceIsLive(sql`r.instance_id`)})
-       or exists (select 1 from ${messages} m where m.thread_id = ${t}.id and m.status = 'queued')
-       or exists (select 1 from ${runs} r where r.thread_id = ${t}.id and r.status = 'awaiting_review')
-       or exists (select 1 from ${messages} m where m.thread_id = ${t}.id and m.seq = ${t}.next_seq - 1
-                    and m.role = 'user')`;
+       or exists (select 1 from ${runs} r where r.thread_id = ${id} and r.status = 'awaiting_review')`;
 }
 
 function rowsOf(result: unknown): unknown[] {
   return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
 }
 
-/** Threads that may hold orphans (see mayHoldOrphans). */
+/**
+ * Threads that may hold orphans: a run whose instance is gone, a run parked at a draft, a queued
+ * message, a last message from the user.
+ */
 export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
   const rows = await getDb().execute(sql`
     select t.id as "threadId", t.user_id as "userId" from ${threads} t
-    where ${mayHoldOrphans(sql`t`)}`);
+    where ${stuckRunOf(sql`t.id`)}
+       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
+       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
+                    and m.role = 'user')`);
   return rowsOf(rows) as { threadId: string; userId: string }[];
 }
 
-/** Whether one thread may hold orphans: what recovery on touch asks before claiming anything. */
+/**
+ * Whether one thread may hold something to recover, in one statement that reads no more than a
+ * few rows (recovery on a touch of the thread asks it before claiming): a stuck run, or a newest
+ * message from the user (the only place claimOrphans looks for orphans).
+ */
 export async function threadMayHoldOrphans(threadId: string): Promise<boolean> {
+  const id = sql`${threadId}`;
   const rows = await getDb().execute(sql`
-    select 1 as "found" from ${threads} t
-    where t.id = ${threadId} and (${mayHoldOrphans(sql`t`)}) limit 1`);
+    select 1 as "found"
+    where ${stuckRunOf(id)}
+       or (select m.role from ${messages} m where m.thread_id = ${id}
+             order by m.seq desc limit 1) = 'user'`);
   return rowsOf(rows).length > 0;
 }
 

@@ -50,8 +50,9 @@ export interface RecoveryOptions {
   /** The thread's row, when the caller has just read it. */
   thread?: Thread;
   /**
-   * Opening or writing to the thread: nothing is claimed unless the sweep's own test says the
-   * thread may hold orphans (one statement, where claiming reads and locks in two transactions).
+   * Opening or writing to the thread: nothing is claimed unless threadMayHoldOrphans finds a
+   * stuck run or a newest message from the user (one statement, where claiming reads and locks
+   * in two transactions).
    */
   onTouch?: boolean;
 }
