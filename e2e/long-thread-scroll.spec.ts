@@ -80,6 +80,13 @@ async function openSeeded(page: Page, baseURL: string | undefined) {
   });
   await page.goto(`/chat/${seed.threadId}`);
   await expect(page.getByText(`Message ${seed.messages}:`, { exact: false })).toBeInViewport();
+  // The server's first HTML already shows the newest message, before the browser's list takes
+  // over (its rows carry their index): scrolling before that would scroll the first HTML, and
+  // the take-over mid-scroll would move the rows being watched.
+  await expect(
+    page.locator('[data-testid="message-scroller"] [data-index]').first(),
+  ).toBeAttached();
+  await expect(page.getByText(`Message ${seed.messages}:`, { exact: false })).toBeInViewport();
   expect(pageReads).toEqual([]);
   return pageReads;
 }

@@ -348,8 +348,15 @@ export function ChatPanel({
     () => withLiveMessages([...messages, ...queuedMessages(queued)], live.followed),
     [messages, queued, live.followed],
   );
+  // Pages in seq order (they arrive in the order they were asked for): `replyRequestIds` then
+  // finds the messages in order and skips sorting every loaded message on each page.
   const listMessages = useMemo(
-    () => [...olderPages.flat(), ...newestMessages],
+    () => [
+      ...[...olderPages]
+        .sort((a, b) => (a[0]?.metadata?.seq ?? 0) - (b[0]?.metadata?.seq ?? 0))
+        .flat(),
+      ...newestMessages,
+    ],
     [olderPages, newestMessages],
   );
   const [formatter] = useState(() => new PagedFormatter());
