@@ -363,8 +363,10 @@ export function ChatPanel({
 
   const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
   const answeringRows = useMemo(
-    () => stillAnswering(answeringIds(answering), live.followed, listMessages),
-    [answering, live.followed, listMessages],
+    // Queued messages are the thread's latest, never in an older page: the newest messages only,
+    // not every loaded one on each page.
+    () => stillAnswering(answeringIds(answering), live.followed, newestMessages),
+    [answering, live.followed, newestMessages],
   );
   // Replies the server is writing as the page loads: the first HTML leaves them out.
   const liveRowIds = useMemo(() => {
