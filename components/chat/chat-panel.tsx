@@ -348,16 +348,25 @@ export function ChatPanel({
     () => withLiveMessages([...messages, ...queuedMessages(queued)], live.followed),
     [messages, queued, live.followed],
   );
+  // Pages in seq order (they arrive in the order they were asked for): `replyRequestIds` then
+  // finds the messages in order and skips sorting every loaded message on each page.
   const listMessages = useMemo(
-    () => [...olderPages.flat(), ...newestMessages],
+    () => [
+      ...[...olderPages]
+        .sort((a, b) => (a[0]?.metadata?.seq ?? 0) - (b[0]?.metadata?.seq ?? 0))
+        .flat(),
+      ...newestMessages,
+    ],
     [olderPages, newestMessages],
   );
   const [formatter] = useState(() => new PagedFormatter());
 
   const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
   const answeringRows = useMemo(
-    () => stillAnswering(answeringIds(answering), live.followed, listMessages),
-    [answering, live.followed, listMessages],
+    // Queued messages are the thread's latest, never in an older page: the newest messages only,
+    // not every loaded one on each page.
+    () => stillAnswering(answeringIds(answering), live.followed, newestMessages),
+    [answering, live.followed, newestMessages],
   );
   // Replies the server is writing as the page loads: the first HTML leaves them out.
   const liveRowIds = useMemo(() => {

@@ -23,6 +23,7 @@ import { SessionNavigator } from "@/components/session/session-navigator";
 import type { ListItem, PlaceholderItem } from "@/lib/chat/format-messages";
 import { RowHeights } from "@/lib/chat/row-heights";
 import type { AgentRef, ChatMessage } from "@/lib/chat/types";
+import { measureRows } from "./measure-rows";
 import { type MessageActions, MessageView } from "./message-view";
 import { SteadyRows, viewTop } from "./steady-rows";
 
@@ -165,13 +166,16 @@ export function MessageList({
     laidOut.current = items;
   }
 
+  // One key function per rows array: the virtualizer lays every row out again from the first
+  // whenever it changes, which on each render (each scroll frame) would cost O(rows loaded).
+  const getItemKey = useCallback((index: number) => rowKey(items[index], index), [items]);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollerRef.current,
     // The rows of this render, not the ref: the virtualizer reads its previous options' layout
     // when the rows change, which must be the previous rows'.
     estimateSize: (index) => heights.estimate(items[index]),
-    getItemKey: (index) => rowKey(items[index], index),
+    getItemKey,
     measureElement: (element, entry, instance) => {
       const index = instance.indexFromElement(element);
       const item = items[index];
@@ -290,15 +294,14 @@ export function MessageList({
   // would leave them to its ResizeObserver, after the frame): a row shown at its estimate and
   // corrected a frame later would move the rows around it (`SteadyRows.measured`).
   useLayoutEffect(() => {
+    const fresh: { row: (typeof virtualItems)[number]; element: Element }[] = [];
     for (const v of virtualItems) {
       const element = virtualizer.elementsCache.get(v.key);
       if (!element?.isConnected || steady.isMeasured(v.key)) continue;
       if (itemsRef.current[v.index]?.kind === "placeholder") continue;
-      virtualizer.resizeItem(
-        v.index,
-        virtualizer.options.measureElement(element, undefined, virtualizer),
-      );
+      fresh.push({ row: v, element });
     }
+    measureRows(virtualizer, fresh);
     steady.drawn(viewTop(virtualizer));
   });
   // Rendered on the server and at hydration as its newest rows (`lastRows`); virtualized from
@@ -410,7 +413,9 @@ export function MessageList({
             aria-busy={busy}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to focus the scroller to scroll the thread.
             tabIndex={0}
-            className={`h-full overflow-y-auto [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500${mounted ? "" : " flex flex-col-reverse"}`}
+            // The first HTML does not scroll (clipped, not a scroll container): a scroll made
+            // before the browser's list takes over would be undone by it, and would move the rows.
+            className={`h-full [overflow-anchor:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500${mounted ? " overflow-y-auto" : " flex flex-col-reverse overflow-clip"}`}
             data-testid="message-scroller"
           >
             {items.length === 0 ? emptyState : null}

@@ -26,6 +26,37 @@ function share(height: number, want: number): number {
   return want > 0 ? Math.min(want, Math.max(0, height - MIN_PLACEHOLDER)) : want;
 }
 
+/** How far from its old index a row is looked for before every row's key is mapped. */
+const NEAR_ROWS = 4096;
+
+/**
+ * Finds a row's index in `rows` by key, starting where it was (`near`): a page landing moves the
+ * rows below it by about a page, so looking outward from there costs O(page), where mapping every
+ * row's key would cost O(rows loaded) on each page.
+ */
+function indexFinder(
+  rows: readonly ListItem[],
+  keyOf: (item: ListItem | undefined, index: number) => Key,
+): (key: Key, near: number) => number | undefined {
+  let all: Map<Key, number> | null = null;
+  return (key, near) => {
+    for (let d = 0; d <= NEAR_ROWS; d++) {
+      const after = near + d;
+      if (after < rows.length && keyOf(rows[after], after) === key) return after;
+      const before = near - d;
+      if (d > 0 && before >= 0 && before < rows.length && keyOf(rows[before], before) === key) {
+        return before;
+      }
+      if (after >= rows.length && before < 0) return undefined;
+    }
+    if (!all) {
+      all = new Map();
+      for (let i = 0; i < rows.length; i++) all.set(keyOf(rows[i], i), i);
+    }
+    return all.get(key);
+  };
+}
+
 export class SteadyRows {
   /** Set while this class resizes a placeholder itself: the view must not move for it. */
   private resizing = false;
@@ -55,8 +86,7 @@ export class SteadyRows {
   ): void {
     const first = virtualizer.getVirtualItemForOffset(top);
     if (!first) return;
-    const nextIndex = new Map<Key, number>();
-    for (let i = 0; i < next.length; i++) nextIndex.set(this.keyOf(next[i], i), i);
+    const find = indexFinder(next, this.keyOf);
     const laidOut = virtualizer.measurementsCache;
     let anchor = -1;
     let oldStart = 0;
@@ -64,7 +94,7 @@ export class SteadyRows {
       const row = laidOut[i];
       if (!row || row.start >= top + viewHeight) break;
       if (previous[i]?.kind === "placeholder" || row.end <= top) continue;
-      const index = nextIndex.get(row.key);
+      const index = find(row.key, i);
       if (index === undefined) continue;
       anchor = index;
       oldStart = row.start;

@@ -163,6 +163,34 @@ describe("replyRequestIds", () => {
     expect(replyRequestIds(messages)).toEqual(new Map([["r1", "q1"]]));
   });
 
+  it("orders what follows the stored run as the full pass does: live tail, repeats, late seqs", () => {
+    const stored = [message("q1", "user", 1), message("r1", "assistant", 2)];
+    // An optimistic question and its streaming reply, without seqs, after the stored run.
+    expect(replyRequestIds([...stored, message("q2", "user"), message("r2", "assistant")])).toEqual(
+      new Map([
+        ["r1", "q1"],
+        ["r2", "q2"],
+      ]),
+    );
+    // A message after the run that sorts among it.
+    expect(
+      replyRequestIds([
+        message("q1", "user", 1),
+        message("q2", "user", 3),
+        message("r1", "assistant", 2),
+      ]),
+    ).toEqual(new Map([["r1", "q1"]]));
+    // A message without a seq repeating one of the run: the first occurrence stands.
+    expect(
+      replyRequestIds([...stored, message("q1", "user"), message("r3", "assistant", 4)]),
+    ).toEqual(
+      new Map([
+        ["r1", "q1"],
+        ["r3", "q1"],
+      ]),
+    );
+  });
+
   it("gives no question to a reply with none above it (an older page not loaded)", () => {
     expect(replyRequestIds([message("r9", "assistant", 9)])).toEqual(new Map());
   });

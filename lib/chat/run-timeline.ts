@@ -213,10 +213,39 @@ export function formatDuration(ms: number): string {
 export function replyRequestIds(messages: readonly ChatMessage[]): Map<string, string> {
   const requests = new Map<string, string>();
   let question: string | null = null;
-  for (const message of inThreadOrder([...messages])) {
+  for (const message of threadOrder(messages)) {
     if (message.role === "user")
       question = message.metadata?.status === "queued" ? null : message.id;
     else if (message.role === "assistant" && question) requests.set(message.id, question);
   }
   return requests;
+}
+
+/**
+ * `inThreadOrder`, without its pass over the stored messages already in seq order (a long
+ * thread's loaded pages): only the messages after them are ordered, unless one of those sorts
+ * among them. Called on each page that loads, so it must not cost a set of every id.
+ */
+function threadOrder(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  let end = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  for (; end < messages.length; end++) {
+    const seq = messages[end]?.metadata?.seq;
+    if (seq === undefined || seq <= last) break;
+    last = seq;
+  }
+  if (end === messages.length) return messages;
+  const rest = messages.slice(end);
+  const unsequenced = new Set<string>();
+  for (const message of rest) {
+    const seq = message.metadata?.seq;
+    if (seq !== undefined && seq <= last) return inThreadOrder([...messages]);
+    if (seq === undefined) unsequenced.add(message.id);
+  }
+  // A message without a seq repeated among the ordered ones: the full pass keeps the first.
+  // (One with a seq above theirs is none of them.)
+  for (let i = 0; unsequenced.size > 0 && i < end; i++) {
+    if (unsequenced.has((messages[i] as ChatMessage).id)) return inThreadOrder([...messages]);
+  }
+  return [...messages.slice(0, end), ...inThreadOrder(rest)];
 }
