@@ -151,7 +151,6 @@ export async function releaseDeadResets(): Promise<ThreadReset[]> {
     .returning();
 }
 
-/** The thread's reset in flight (running, lease unexpired), if any. */
 /** A reset of the thread that is running: its lease current, its instance alive. */
 export function activeResetOf(threadId: string) {
   return and(
@@ -162,6 +161,7 @@ export function activeResetOf(threadId: string) {
   );
 }
 
+/** The thread's reset in flight (running, lease unexpired), if any. */
 export async function getActiveReset({
   userId,
   threadId,

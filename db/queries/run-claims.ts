@@ -338,12 +338,6 @@ export async function claimInterruptedRun(input: {
   });
 }
 
-/**
- * Whether a run still answers an earlier question of the thread (a user message stored above
- * `requestId`) on a live instance. A thread's questions are answered one after another in
- * seq order, so a run waits while this holds. Runs parked on an approval do not count: a new
- * message denies their open calls.
- */
 /** Runs answering a question above `requestId` (not `runId` itself) on a live instance. */
 export function earlierQuestionsInFlight(input: {
   threadId: string;
@@ -370,6 +364,12 @@ export function earlierQuestionsInFlight(input: {
     );
 }
 
+/**
+ * Whether a run still answers an earlier question of the thread (a user message stored above
+ * `requestId`) on a live instance. A thread's questions are answered one after another in
+ * seq order, so a run waits while this holds. Runs parked on an approval do not count: a new
+ * message denies their open calls.
+ */
 export async function earlierQuestionInFlight(input: {
   threadId: string;
   requestId: string;
