@@ -9,11 +9,11 @@ import { agentProfiles, messages, sessions, threads } from "../schema";
 
 const SLUG_MAX = 40;
 
-/** A slug for the guest's `slug` that neither owner uses, within the slug length limit. */
-export function guestSlugFor(slug: string, taken: ReadonlySet<string>): string {
+/** A slug for the guest's `slug` that neither owner uses, within the length limit `max`. */
+export function guestSlugFor(slug: string, taken: ReadonlySet<string>, max = SLUG_MAX): string {
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? "-guest" : `-guest-${n}`;
-    const candidate = `${slug.slice(0, SLUG_MAX - suffix.length)}${suffix}`;
+    const candidate = `${slug.slice(0, max - suffix.length)}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
 }

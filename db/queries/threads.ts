@@ -6,6 +6,7 @@ import {
   type Message,
   messageColumns,
   messages,
+  runs,
   sessions,
   type Thread,
   threads,
@@ -253,7 +254,10 @@ export async function deleteThread({
   return rows.length > 0;
 }
 
-/** Account linking: a guest who signs up keeps every thread it started. */
+/**
+ * Account linking: a guest who signs up keeps every thread it started, with its runs (their
+ * timelines and journals), which the guest's deletion would otherwise take with it.
+ */
 export async function transferThreads({
   fromUserId,
   toUserId,
@@ -261,10 +265,13 @@ export async function transferThreads({
   fromUserId: string;
   toUserId: string;
 }): Promise<number> {
-  const rows = await getDb()
-    .update(threads)
-    .set({ userId: toUserId })
-    .where(eq(threads.userId, fromUserId))
-    .returning({ id: threads.id });
-  return rows.length;
+  return getDb().transaction(async (tx) => {
+    const rows = await tx
+      .update(threads)
+      .set({ userId: toUserId })
+      .where(eq(threads.userId, fromUserId))
+      .returning({ id: threads.id });
+    await tx.update(runs).set({ userId: toUserId }).where(eq(runs.userId, fromUserId));
+    return rows.length;
+  });
 }

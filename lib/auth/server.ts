@@ -18,6 +18,7 @@ import {
 } from "@/db/queries/handoff-merge";
 import { transferProfiles } from "@/db/queries/profile-transfer";
 import { transferThreads } from "@/db/queries/threads";
+import { transferToolServers } from "@/db/queries/tool-server-transfer";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
 import { type ServerEnv, serverEnv } from "@/lib/env";
 import { BatonError } from "@/lib/errors";
@@ -105,7 +106,9 @@ function createAuth() {
         onLinkAccount: async ({ anonymousUser, newUser }) => {
           // The guest account is deleted after linking: move what it owns first.
           const move = { fromUserId: anonymousUser.user.id, toUserId: newUser.user.id };
-          // Profiles first: a renamed guest profile is followed by the guest's threads only.
+          // Tool servers first: a renamed guest server is followed by the guest's agents only;
+          // then profiles: a renamed guest profile is followed by the guest's threads only.
+          await transferToolServers(move);
           await transferProfiles(move);
           await transferThreads(move);
           // A key both own is kept twice: the guest's becomes `<key>.guest` and a notice says so.

@@ -8,41 +8,14 @@ import { POST as authRoute } from "@/app/api/auth/[...all]/route";
 import { getDb } from "@/db/client";
 import { guestKey, pendingAccountNotices } from "@/db/queries/handoff-merge";
 import { handoffReceipts, handoffs, users } from "@/db/schema";
-import { currentActor, getAuth, pendingLinkNotices } from "@/lib/auth/server";
+import { currentActor, pendingLinkNotices } from "@/lib/auth/server";
 import { HANDOFF_SCHEMA_VERSION } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
-import { guestHeaders } from "../support/auth";
+import { guestHeaders, signIn, signUp } from "../support/auth";
 import { acceptHandoff, artifactOf, getHandoff, listPage, upsert } from "./handoff-support";
 
 const BASE = "http://localhost:3000";
-const PASSWORD = "correct horse battery";
 type Body = Record<string, unknown>;
-
-function cookieHeaders(response: Response): Headers {
-  const cookies = response.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (cookies.length === 0) throw new Error(`no session cookie (status ${response.status})`);
-  return new Headers({ cookie: cookies.join("; "), origin: BASE, host: "localhost:3000" });
-}
-
-/** Signs up a fresh account; with a guest's cookie, that guest is linked into it. */
-async function signUp(email: string, from?: Headers): Promise<Headers> {
-  const response = await getAuth().api.signUpEmail({
-    body: { email, password: PASSWORD, name: "Ada" },
-    headers: from ?? new Headers({ origin: BASE, host: "localhost:3000" }),
-    asResponse: true,
-  });
-  return cookieHeaders(response);
-}
-
-/** Signs in to an existing account from a guest session, which links the guest into it. */
-async function signIn(email: string, from: Headers): Promise<Headers> {
-  const response = await getAuth().api.signInEmail({
-    body: { email, password: PASSWORD },
-    headers: from,
-    asResponse: true,
-  });
-  return cookieHeaders(response);
-}
 
 /** What the app shell sends once it has shown the notices, through the auth route. */
 async function markSeen(headers: Headers, ids: unknown[]) {

@@ -6,38 +6,11 @@ import { POST as chatRoute } from "@/app/api/chat/route";
 import { POST as createProfileRoute, GET as listProfilesRoute } from "@/app/api/profiles/route";
 import { GET as getThreadRoute } from "@/app/api/threads/[id]/route";
 import { guestSlugFor } from "@/db/queries/profile-transfer";
-import { currentActor, getAuth } from "@/lib/auth/server";
-import { guestHeaders } from "../support/auth";
+import { currentActor } from "@/lib/auth/server";
+import { guestHeaders, signIn, signUp } from "../support/auth";
 import { waitForStoredReplies } from "../support/chat";
 
 const BASE = "http://localhost:3000";
-const PASSWORD = "correct horse battery";
-
-function cookieHeaders(response: Response): Headers {
-  const cookies = response.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (cookies.length === 0) throw new Error(`no session cookie (status ${response.status})`);
-  return new Headers({ cookie: cookies.join("; "), origin: BASE, host: "localhost:3000" });
-}
-
-async function signUp(email: string): Promise<Headers> {
-  const response = await getAuth().api.signUpEmail({
-    body: { email, password: PASSWORD, name: "Ada" },
-    headers: new Headers({ origin: BASE, host: "localhost:3000" }),
-    asResponse: true,
-  });
-  return cookieHeaders(response);
-}
-
-/** Signs in to an existing account from a guest session, which links the guest into it. */
-async function signIn(email: string, from: Headers): Promise<Headers> {
-  const response = await getAuth().api.signInEmail({
-    body: { email, password: PASSWORD },
-    headers: from,
-    asResponse: true,
-  });
-  return cookieHeaders(response);
-}
-
 function jsonRequest(headers: Headers, path: string, method: string, body?: unknown): Request {
   const h = new Headers(headers);
   if (body !== undefined) h.set("content-type", "application/json");
