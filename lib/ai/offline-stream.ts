@@ -31,6 +31,10 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
+function nextIoTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** One word plus the whitespace after it per delta; leading whitespace joins the first word. */
 export function splitWords(text: string): string[] {
   const words = text.match(/\S+\s*/g) ?? [];
@@ -76,7 +80,10 @@ export function timedStream(
         return;
       }
       try {
-        await sleep(step.delayMs, signal);
+        // With no delay, still yield to I/O between parts, as a provider's stream does (its
+        // parts arrive in network reads): a reply made of promise callbacks alone would hold the
+        // response's socket writes until its last word.
+        await (step.delayMs > 0 ? sleep(step.delayMs, signal) : nextIoTurn());
       } catch {
         return; // onAbort has already errored the stream
       }
