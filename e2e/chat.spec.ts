@@ -6,6 +6,11 @@ test("a new guest sees the reply stream in word by word and finds the thread aft
   page,
 }) => {
   const chat = new ChatPage(page);
+  // A new chat's page asks nothing of the server that fails (each would be a console error).
+  const failed: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
   await chat.openNew();
   await expect(page.getByTestId("offline-notice")).toContainText("offline demo model");
 
@@ -35,6 +40,7 @@ test("a new guest sees the reply stream in word by word and finds the thread aft
   );
 
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  expect(failed).toEqual([]);
   const threadId = chat.threadId();
   await page.reload();
   await expect(chat.userMessages).toHaveCount(1);

@@ -195,6 +195,9 @@ export function ChatPanel({
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((m) => m.role === "user");
   const threadExists = !isNew || messages.length > 0;
+  // A new thread is stored with its first message, before the reply starts streaming: reading
+  // its plan any earlier is a 404 (an error in the browser's console on every new chat).
+  const threadStored = !isNew || messages.some((m) => m.role === "assistant");
 
   const currentSession = useMemo(
     () => currentSessionNumber(sessions, messages, queued),
@@ -412,7 +415,7 @@ export function ChatPanel({
 
   const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
     threadId,
-    threadExists,
+    threadStored,
     messages,
     queued,
   });

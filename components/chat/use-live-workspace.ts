@@ -10,12 +10,13 @@ import type { ChatMessage } from "@/lib/chat/types";
 
 export function useLiveWorkspace({
   threadId,
-  threadExists,
+  threadStored,
   messages,
   queued,
 }: {
   threadId: string;
-  threadExists: boolean;
+  /** Whether the server has the thread yet (a new one is stored with its first message). */
+  threadStored: boolean;
   messages: ChatMessage[];
   queued: QueuedEntry[];
 }) {
@@ -26,6 +27,6 @@ export function useLiveWorkspace({
   const workspaceVersion = useMemo(() => workspaceChangeCount(liveMessages), [liveMessages]);
   const streamedPlan = useMemo(() => latestStreamedPlan(liveMessages), [liveMessages]);
   const workspaceBase = ownerWorkspaceBase(threadId);
-  const plan = usePlan(workspaceBase, threadExists, streamedPlan);
+  const plan = usePlan(workspaceBase, threadStored, streamedPlan);
   return { workspaceBase, workspaceVersion, plan };
 }
