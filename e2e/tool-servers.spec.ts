@@ -192,6 +192,33 @@ test("adding refuses bad input next to its field; a server is removed with the k
     await expect(page.getByRole("form", { name: "Add a tool server" })).toContainText("taken");
     expect(await listed()).toHaveLength(1);
 
+    // Its URL changes in place: a bad one is refused next to the field and changes nothing; a
+    // good one is stored and the tools are listed from there; Escape closes the form.
+    const card = serverCard(page, "notes");
+    const urlOf = async () => ((await listed()) as { url: string }[]).map((server) => server.url);
+    await card.getByRole("button", { name: "Change the URL of notes" }).click();
+    const urlForm = card.getByRole("form", { name: "URL of notes" });
+    await urlForm.getByLabel("URL").fill("ftp://tools.example.test/mcp");
+    await urlForm.getByRole("button", { name: "Save URL" }).click();
+    await expect(urlForm.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
+    await expect(urlForm.getByRole("alert")).toContainText("http");
+    expect(await urlOf()).toEqual([mcp.url]);
+    const moved = await startToolServer();
+    try {
+      await urlForm.getByLabel("URL").fill(moved.url);
+      await urlForm.getByRole("button", { name: "Save URL" }).click();
+      await expect(card.getByText(moved.url)).toBeVisible();
+      await expect(card.getByRole("button", { name: "Change the URL of notes" })).toBeFocused();
+      expect(await urlOf()).toEqual([moved.url]);
+      await expect(card.locator(`[data-tool="${TOOL}"]`)).toBeVisible();
+      await card.getByRole("button", { name: "Change the URL of notes" }).click();
+      await page.keyboard.press("Escape");
+      await expect(urlForm).toHaveCount(0);
+      expect(await urlOf()).toEqual([moved.url]);
+    } finally {
+      await moved.stop();
+    }
+
     // At a phone's width every control stays on screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await expectInsideViewport(page);

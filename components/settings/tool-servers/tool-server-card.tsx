@@ -1,6 +1,6 @@
 "use client";
-// One tool server in settings: its name, URL and token state, the last refresh's error, its
-// tools, and Refresh and Remove (which asks first).
+// One tool server in settings: its name, URL (which can be changed) and token state, the last
+// refresh's error, its tools, and Refresh and Remove (which asks first).
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { refreshToolServer, removeToolServer, type ToolServerView } from "./tool-server-api";
 import { ToolServerToken } from "./tool-server-token";
 import { ToolServerTools } from "./tool-server-tools";
+import { ToolServerUrl } from "./tool-server-url";
 
 export function ToolServerCard({
   server,
@@ -70,7 +71,7 @@ export function ToolServerCard({
           <h3 id={headingId} className="font-mono text-sm font-semibold">
             {server.slug}
           </h3>
-          <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">{server.url}</p>
+          <ToolServerUrl server={server} onChange={onChange} />
           <p className="text-xs text-zinc-500 dark:text-zinc-400">
             {server.toolsFetchedAt ? (
               <>
