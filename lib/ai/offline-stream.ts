@@ -55,6 +55,12 @@ export function timedStream(
   signal: AbortSignal | undefined,
 ): ReadableStream<LanguageModelV3StreamPart> {
   let next = 0;
+  // With no delay, the parts up to the first word come at once (as a provider's first network
+  // read brings them); after it, each part waits for the next turn of the event loop.
+  const firstWord = Math.max(
+    0,
+    plan.findIndex((step) => step.part.type === "text-delta"),
+  );
   let settled = false;
   let onAbort: (() => void) | undefined;
   const detach = () => {
@@ -80,10 +86,11 @@ export function timedStream(
         return;
       }
       try {
-        // With no delay, still yield to I/O between parts, as a provider's stream does (its
-        // parts arrive in network reads): a reply made of promise callbacks alone would hold the
-        // response's socket writes until its last word.
-        await (step.delayMs > 0 ? sleep(step.delayMs, signal) : nextIoTurn());
+        // Yielding to I/O between parts, as a provider's stream does (its parts arrive in
+        // network reads): a reply made of promise callbacks alone would hold the response's
+        // socket writes until its last word.
+        if (step.delayMs > 0) await sleep(step.delayMs, signal);
+        else if (next - 1 > firstWord) await nextIoTurn();
       } catch {
         return; // onAbort has already errored the stream
       }
