@@ -44,7 +44,11 @@ async function turn(base: string, cookie: string, text: string): Promise<Outcome
     if (tail.includes('"type":"error"')) return { ok: false, why: "error event" };
     return { ok: true, firstDelta };
   } catch (error) {
-    return { ok: false, why: error instanceof Error ? error.message : String(error) };
+    // undici's "fetch failed" says nothing: the cause (a reset, a timeout) is what tells.
+    const cause =
+      error instanceof Error ? (error.cause as { code?: string; message?: string }) : null;
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, why: cause ? `${why} (${cause.code ?? cause.message})` : why };
   }
 }
 
