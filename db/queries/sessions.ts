@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, isNotNull, like, lte } from "drizzle-orm";
 import { getDb } from "../client";
-import { type ChatSession, messages, sessions, threads } from "../schema";
+import { type ChatSession, messages, sessions, type Thread, threads } from "../schema";
 
 export async function getCurrentSession({
   userId,
@@ -18,6 +18,24 @@ export async function getCurrentSession({
     .orderBy(desc(sessions.number))
     .limit(1);
   return row?.session ?? null;
+}
+
+/** The user's thread with its newest session, in one read (null when it is not theirs). */
+export async function getThreadWithSession({
+  userId,
+  threadId,
+}: {
+  userId: string;
+  threadId: string;
+}): Promise<{ thread: Thread; session: ChatSession | null } | null> {
+  const [row] = await getDb()
+    .select({ thread: threads, session: sessions })
+    .from(threads)
+    .leftJoin(sessions, eq(sessions.threadId, threads.id))
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .orderBy(desc(sessions.number))
+    .limit(1);
+  return row ?? null;
 }
 
 /** A session with its message count and first seq (kept on write by triggers; see schema). */

@@ -3,7 +3,7 @@
 // provider-reported input tokens plus an estimate of what the step added, O(step) each time.
 import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
-import type { ChatSession } from "@/db/schema";
+import type { ChatSession, Message } from "@/db/schema";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { ContextPart } from "@/lib/chat/types";
@@ -49,15 +49,24 @@ export async function viewSession(
     continued = false,
     tools,
     toolTokens,
-  }: { answering?: string[]; continued?: boolean; tools?: ToolSet; toolTokens: number },
+    made,
+  }: {
+    answering?: string[];
+    continued?: boolean;
+    tools?: ToolSet;
+    toolTokens: number;
+    /** The session's messages when this request made the thread with them (nothing to read). */
+    made?: Message[];
+  },
 ): Promise<SessionView> {
   const { userId, threadId, profile, modelId } = scope;
-  const ctx = await loadSessionContext({ userId, threadId, session, profile, answering });
+  const ctx = await loadSessionContext({ userId, threadId, session, profile, answering, made });
   const context = await measureContext({
     session,
     system: ctx.system,
     modelId,
     profile,
+    stored: ctx.stored,
     toolTokens: toolTokens + (continued ? continueLineTokens(modelId) : 0),
   });
   // Calls still awaiting an answer are left out: a provider needs a result for every call.

@@ -127,6 +127,8 @@ class RunLoop {
   private resetFailed = false;
   private continued = false;
   private answering: string[] = [];
+  /** The first view's messages when the request made the thread with them (see `view`). */
+  private made: Message[] | undefined;
   private metadata: MessageMetadata | null = null;
   private readonly saver: ReplySaver;
   /** Records the run's time to first token (lib/metrics). */
@@ -253,6 +255,9 @@ class RunLoop {
     if (entered.parked) return "suspended";
     this.session = entered.session;
     this.answering = entered.answering;
+    if (this.input.fresh && !this.input.queued && request.sessionId === this.session.id) {
+      this.made = [request];
+    }
     this.control.entered();
     this.out.writeSession(this.session);
     const prepared = await prepareFirstCall(
@@ -273,8 +278,16 @@ class RunLoop {
     // The reply's placeholder (which gives it its seq) and the run's place are stored while the
     // model starts, not before: the first token waits for neither. (On PGlite, which runs one
     // statement at a time, they would queue ahead of it.) What writes to the message awaits it.
+    // The claim already placed the run in its request's session; only a request that moved (a
+    // reset committed while it waited) needs the run's place written again.
     const sessionId = this.session.id;
-    this.opening = placeRunStart({ runId: claimed.id, sessionId }).then(() => this.openMessage());
+    const placed =
+      claimed.firstSessionId === sessionId &&
+      claimed.lastSessionId === sessionId &&
+      claimed.sessionIds.length === 1
+        ? Promise.resolve()
+        : placeRunStart({ runId: claimed.id, sessionId });
+    this.opening = placed.then(() => this.openMessage());
     // Awaited later; a failure here must not surface as an unhandled rejection meanwhile.
     this.opening.catch(() => undefined);
     return prepared.view;
@@ -369,11 +382,15 @@ class RunLoop {
 
   private async view(session: ChatSession): Promise<SessionView> {
     const tools = this.toolsFor(session);
+    // Only the run's first look at the session it made: later ones see what it stored since.
+    const made = this.made && session.id === this.session.id ? this.made : undefined;
+    this.made = undefined;
     const view = await viewSession(this.scope, session, {
       answering: this.answering,
       continued: this.continued,
       tools,
       toolTokens: await this.agent.toolTokens(tools),
+      made,
     });
     this.out.writeContext(view.context);
     return view;

@@ -5,10 +5,10 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import { listSessionMessages } from "@/db/queries/messages";
-import { getActiveReset } from "@/db/queries/resets";
 import { claimRequest } from "@/db/queries/run-claims";
-import { getCurrentSession } from "@/db/queries/sessions";
-import { createThreadWithMessage, getThread, updateThread } from "@/db/queries/threads";
+import { sessionHolds } from "@/db/queries/session-holds";
+import { getThreadWithSession } from "@/db/queries/sessions";
+import { createThreadWithMessage, updateThread } from "@/db/queries/threads";
 import type { ChatSession, Message } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
@@ -61,7 +61,8 @@ export async function runChatTurn({
   deps?: TurnDependencies;
 }): Promise<Response> {
   const threadId = request.id;
-  const existing = await getThread({ userId: actor.id, threadId });
+  const found = await getThreadWithSession({ userId: actor.id, threadId });
+  const existing = found?.thread ?? null;
   // Writing to a thread takes over what a dead server left in it; this request's own run waits
   // for those answers first (see RunLoop.startRun).
   if (existing) recoverThreadSoon(actor.id, threadId, existing);
@@ -105,13 +106,13 @@ export async function runChatTurn({
     await updateThread({ userId: actor.id, threadId, model: modelId });
   }
   // Independent reads, sent together: each one waited for the last added a round trip before
-  // the first token.
-  // (A thread made by this request is in the session it was made with.)
-  const [profile, session, instanceId] = await Promise.all([
+  // the first token. (A thread made by this request is in the session it was made with; an
+  // existing one in the newest session, read with it.)
+  const [profile, instanceId] = await Promise.all([
     resolveProfile({ userId: actor.id, profileId }),
-    createdSession ?? getCurrentSession({ userId: actor.id, threadId }),
     currentInstance(),
   ]);
+  const session = createdSession ?? found?.session;
   if (!session) throw new BatonError("not_found:thread", "Thread not found.");
   // Written while the first reply streams (from its first token on, so neither its redaction
   // nor its model call holds that token up), by the thread's model; the placeholder until then.
@@ -174,13 +175,12 @@ export async function runChatTurn({
   const input = userMessage
     ? ({ kind: "message", message: userMessage } as const)
     : ({ kind: "regenerate" } as const);
-  // A thread this request made has no draft and no reset yet.
-  const [heldByDraft, activeReset] = created
-    ? [false, null]
-    : await Promise.all([
-        draftHoldsSession(actor.id, threadId, session.number),
-        getActiveReset({ userId: actor.id, threadId }),
-      ]);
+  // A thread this request made has no draft and no reset yet. A draft past its time ends first
+  // (what waited for it is answered), and the thread is asked again.
+  const holds = created ? null : await sessionHolds({ userId: actor.id, threadId });
+  const heldByDraft = holds?.draftDue
+    ? await draftHoldsSession(actor.id, threadId, session.number)
+    : holds?.draftFrom === session.number;
   // A message sent while a draft awaits review waits for the user's decision, not this request.
   if (heldByDraft) {
     const stored = await applyUserInput(actor, threadId, input, session, modelId, true);
@@ -188,7 +188,7 @@ export async function runChatTurn({
   }
 
   // A message sent while a reset runs is stored at once as queued, and answered after it.
-  const queued = activeReset?.fromSession === session.number;
+  const queued = holds?.resetFrom === session.number;
   const request_ =
     created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued));
   // The run claims its request, so a recovering server never answers it a second time.

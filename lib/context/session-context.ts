@@ -6,7 +6,10 @@ import { listSessionMessages } from "@/db/queries/messages";
 import { sumTokensSince } from "@/db/queries/resets";
 import type { ChatSession, HandoffRevision, Message } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
-import { loadWorkspacePromptContext } from "@/lib/agents/tools/prompt-context";
+import {
+  loadWorkspacePromptContext,
+  workspacePromptContext,
+} from "@/lib/agents/tools/prompt-context";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { messageText } from "@/lib/chat/request";
@@ -49,6 +52,8 @@ export interface SessionContext {
   workspace: string;
   /** Stored rows the model sees, in order. */
   rows: Message[];
+  /** Every stored row of the session as it was read, the model's or not. */
+  stored: Message[];
   history: ChatMessage[];
 }
 
@@ -102,20 +107,28 @@ export async function loadSessionContext({
   session,
   profile,
   answering = [],
+  made,
 }: {
   userId: string;
   threadId: string;
   session: ChatSession;
   profile: Profile;
   answering?: string[];
+  /**
+   * The session's messages when this request made the thread with them: nothing else can be in
+   * it yet (no plan, no file, no handoff), so nothing is read.
+   */
+  made?: Message[];
 }): Promise<SessionContext> {
-  const [all, rev, workspace] = await Promise.all([
-    listSessionMessages({ userId, threadId, sessionId: session.id }),
-    session.handoffRevisionId
-      ? getHandoffRevisionById({ ownerId: userId, revisionId: session.handoffRevisionId })
-      : Promise.resolve(null),
-    loadWorkspacePromptContext({ userId, threadId }),
-  ]);
+  const [all, rev, workspace] = made
+    ? [made, null, workspacePromptContext([], [])]
+    : await Promise.all([
+        listSessionMessages({ userId, threadId, sessionId: session.id }),
+        session.handoffRevisionId
+          ? getHandoffRevisionById({ ownerId: userId, revisionId: session.handoffRevisionId })
+          : Promise.resolve(null),
+        loadWorkspacePromptContext({ userId, threadId }),
+      ]);
   const brief = rev ? handoffViewOf(rev, rev.handoffKey) : null;
   const answeringSet = new Set(answering);
   const lastAnswered = all.filter((m) => answeringSet.has(m.id)).at(-1)?.seq;
@@ -134,7 +147,15 @@ export async function loadSessionContext({
     workspace: workspace.text,
     rows,
     history: rows.map(toChatMessage),
+    stored: all,
   };
+}
+
+/** `sumTokensSince` over rows in hand: the cached estimates of those after `afterSeq`, not compacted. */
+function tokensSince(stored: Message[], afterSeq: number): number {
+  let sum = 0;
+  for (const m of stored) if (m.seq > afterSeq && !m.compacted) sum += m.tokenCount;
+  return sum;
 }
 
 /**
@@ -157,11 +178,14 @@ export async function measureContext({
   modelId,
   profile,
   toolTokens = 0,
+  stored,
 }: {
   session: ChatSession;
   system: string;
   modelId: string;
   profile: Profile;
+  /** The session's stored rows when they were just read: what was stored since is summed here. */
+  stored?: Message[];
   /**
    * The tool definitions the next call sends. Providers count them as input, so a reported
    * figure already holds them; only the estimate made without one must add them.
@@ -169,11 +193,9 @@ export async function measureContext({
   toolTokens?: number;
 }): Promise<ContextPart> {
   const reported = session.lastInputTokens;
+  const afterSeq = reported === null ? 0 : (session.lastInputSeq ?? 0);
   const [since, ratio] = await Promise.all([
-    sumTokensSince({
-      sessionId: session.id,
-      afterSeq: reported === null ? 0 : (session.lastInputSeq ?? 0),
-    }),
+    stored ? tokensSince(stored, afterSeq) : sumTokensSince({ sessionId: session.id, afterSeq }),
     sessionRatio(session, modelId),
   ]);
   const estimated =

@@ -446,6 +446,27 @@ describe("a message sent while a draft awaits review", () => {
     expect(sessions).toHaveLength(1);
     expect(reply.sessionId).toBe(sessions[0]?.id);
   });
+  it("a message sent after the draft's time is up ends the draft and is answered at once in session 1", async () => {
+    const u = await user();
+    const threadId = await threadWithHistory(u);
+    await draftOf(u, threadId);
+    await getDb()
+      .update(resetDrafts)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(resetDrafts.threadId, threadId));
+
+    const { messageId, response } = await startTurn(u.actor, threadId, "is the buoy still red?");
+    const parts = parseSse(await response.text());
+    expect(parts.some((p) => p.type === "data-queued")).toBe(false);
+    expect(parts.some((p) => p.type === "text-delta")).toBe(true);
+    expect((await getResetDraft({ userId: u.actor.id, threadId, fromSession: 1 }))?.state).toBe(
+      "expired",
+    );
+    const reply = await answerOf(u, threadId, messageId);
+    const sessions = await listSessions({ userId: u.actor.id, threadId });
+    expect(sessions).toHaveLength(1);
+    expect(reply.sessionId).toBe(sessions[0]?.id);
+  });
 });
 
 describe("review always", () => {

@@ -22,8 +22,14 @@ export async function loadWorkspacePromptContext(
     getPlan(db, { userId, threadId }),
     listFiles(db, { userId, threadId }),
   ]);
-  const items = plan?.items ?? [];
-  const paths = files.map((f) => f.path);
-  const text = [renderPlanBlock(items), renderWorkspaceBlock(paths)].filter(Boolean).join("\n\n");
-  return { plan: items, paths, text };
+  return workspacePromptContext(
+    plan?.items ?? [],
+    files.map((f) => f.path),
+  );
+}
+
+/** The blocks of a plan and a file list already in hand (both empty for a thread just made). */
+export function workspacePromptContext(plan: PlanItem[], paths: string[]): WorkspacePromptContext {
+  const text = [renderPlanBlock(plan), renderWorkspaceBlock(paths)].filter(Boolean).join("\n\n");
+  return { plan, paths, text };
 }
