@@ -119,13 +119,16 @@ export async function listRecoveryCandidates(): Promise<{ threadId: string; user
  * message from the user (the only place claimOrphans looks for orphans).
  */
 export async function threadMayHoldOrphans(threadId: string): Promise<boolean> {
-  const id = sql`${threadId}`;
   const rows = await getDb().execute(sql`
-    select 1 as "found"
-    where ${stuckRunOf(id)}
-       or (select m.role from ${messages} m where m.thread_id = ${id}
-             order by m.seq desc limit 1) = 'user'`);
+    select 1 as "found" where ${mayHoldOrphans(sql`${threadId}`)}`);
   return rowsOf(rows).length > 0;
+}
+
+/** The condition of threadMayHoldOrphans for thread `id`, for a read that asks it on the way. */
+export function mayHoldOrphans(id: SQL): SQL {
+  return sql`(${stuckRunOf(id)}
+       or (select m.role from ${messages} m where m.thread_id = ${id}
+             order by m.seq desc limit 1) = 'user')`;
 }
 
 /** Running runs of the thread whose instance is gone, claimed for `instanceId` (oldest first). */

@@ -1,7 +1,8 @@
 import "server-only";
-import { and, asc, desc, eq, isNotNull, like, lte } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, like, lte, sql } from "drizzle-orm";
 import { getDb } from "../client";
 import { type ChatSession, messages, sessions, type Thread, threads } from "../schema";
+import { mayHoldOrphans } from "./run-claims";
 
 export async function getCurrentSession({
   userId,
@@ -20,22 +21,29 @@ export async function getCurrentSession({
   return row?.session ?? null;
 }
 
-/** The user's thread with its newest session, in one read (null when it is not theirs). */
+/**
+ * The user's thread with its newest session, in one read (null when it is not theirs), and
+ * whether it may hold something to recover (threadMayHoldOrphans, asked on the way).
+ */
 export async function getThreadWithSession({
   userId,
   threadId,
 }: {
   userId: string;
   threadId: string;
-}): Promise<{ thread: Thread; session: ChatSession | null } | null> {
+}): Promise<{ thread: Thread; session: ChatSession | null; mayHoldOrphans: boolean } | null> {
   const [row] = await getDb()
-    .select({ thread: threads, session: sessions })
+    .select({
+      thread: threads,
+      session: sessions,
+      mayHoldOrphans: sql<boolean>`${mayHoldOrphans(sql`${threads.id}`)}`,
+    })
     .from(threads)
     .leftJoin(sessions, eq(sessions.threadId, threads.id))
     .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
     .orderBy(desc(sessions.number))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, mayHoldOrphans: row.mayHoldOrphans === true } : null;
 }
 
 /** A session with its message count and first seq (kept on write by triggers; see schema). */

@@ -94,7 +94,14 @@ async function sweep(): Promise<void> {
 }
 
 /** Recovery of one thread, started in the background (opening or writing to a thread). */
-export function recoverThreadSoon(userId: string, threadId: string, thread?: Thread): void {
+export function recoverThreadSoon(
+  userId: string,
+  threadId: string,
+  thread?: Thread,
+  /** The answer of threadMayHoldOrphans, when the caller's read asked it. */
+  mayHoldOrphans?: boolean,
+): void {
+  if (mayHoldOrphans === false) return;
   recoverThread(userId, threadId, { thread, onTouch: true }).done.catch((error) =>
     log.error("recovery failed", error, { threadId }),
   );

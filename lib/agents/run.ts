@@ -97,6 +97,9 @@ export function streamRun(input: RunRequest): Response {
 /** At most this long a run's first journal writes wait for its first token (see startJournal). */
 const JOURNAL_HOLD_MS = 1000;
 
+/** The reply's placeholder waits this long at most for the model's first words. */
+const OPEN_WITHIN_MS = 250;
+
 class RunLoop {
   /** The agent the run works as now; a handoff replaces it. */
   private agent!: RunAgent;
@@ -163,11 +166,19 @@ class RunLoop {
   async run(): Promise<void> {
     this.agent = await this.enterAgent(this.input.profile, this.input.modelId, this.input.model);
     const turn = startChatTurn();
+    let waiting = true;
     this.firstText = () => {
+      if (!waiting) return;
+      waiting = false;
       turn.firstText();
-      // The journal's writes held back at the start (see startJournal) go now.
-      this.recorder?.release();
-      this.afterFirstText();
+      // What waited for the first words (the reply's placeholder, the journal's held writes, the
+      // caller's deferred work) goes once they are on their way to the client: on PGlite, which
+      // runs one statement at a time, each would hold them up.
+      setImmediate(() => {
+        this.startOpening();
+        this.recorder?.release();
+        this.afterFirstText();
+      });
     };
     this.writer.write({
       type: "start",
@@ -230,6 +241,7 @@ class RunLoop {
       throw error;
     } finally {
       clearInterval(saving);
+      this.stopOpening();
       this.recorder?.release();
       this.afterFirstText();
       await this.mcp.close();
@@ -281,15 +293,16 @@ class RunLoop {
     // The claim already placed the run in its request's session; only a request that moved (a
     // reset committed while it waited) needs the run's place written again.
     const sessionId = this.session.id;
-    const placed =
+    const moved = !(
       claimed.firstSessionId === sessionId &&
       claimed.lastSessionId === sessionId &&
       claimed.sessionIds.length === 1
-        ? Promise.resolve()
-        : placeRunStart({ runId: claimed.id, sessionId });
-    this.opening = placed.then(() => this.openMessage());
-    // Awaited later; a failure here must not surface as an unhandled rejection meanwhile.
-    this.opening.catch(() => undefined);
+    );
+    this.openLater(() =>
+      (moved ? placeRunStart({ runId: claimed.id, sessionId }) : Promise.resolve()).then(() =>
+        this.openMessage(),
+      ),
+    );
     return prepared.view;
   }
 
@@ -356,8 +369,30 @@ class RunLoop {
     await this.writeProgress();
   }
 
+  /**
+   * Stores the first message's placeholder at the first text delta, or after OPEN_WITHIN_MS when
+   * the model is slower than that (or as soon as anything needs it: see `placed`).
+   */
+  private openLater(open: () => Promise<void>): void {
+    const timer = setTimeout(() => this.startOpening(), OPEN_WITHIN_MS);
+    timer.unref?.();
+    this.stopOpening = () => clearTimeout(timer);
+    this.startOpening = () => {
+      this.startOpening = () => {};
+      clearTimeout(timer);
+      this.opening = open();
+      // Awaited later; a failure here must not surface as an unhandled rejection meanwhile.
+      this.opening.catch(() => undefined);
+    };
+  }
+
+  private startOpening: () => void = () => {};
+  /** A run that ended without needing its placeholder stores none after the end. */
+  private stopOpening: () => void = () => {};
+
   /** The first message's placeholder, once stored (a no-op when it was stored up front). */
   private async placed(): Promise<void> {
+    this.startOpening();
     if (this.opening) await this.opening;
   }
 

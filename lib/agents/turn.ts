@@ -6,9 +6,9 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import { listSessionMessages } from "@/db/queries/messages";
 import { claimRequest } from "@/db/queries/run-claims";
-import { sessionHolds } from "@/db/queries/session-holds";
 import { getThreadWithSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, updateThread } from "@/db/queries/threads";
+import { turnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
@@ -65,7 +65,7 @@ export async function runChatTurn({
   const existing = found?.thread ?? null;
   // Writing to a thread takes over what a dead server left in it; this request's own run waits
   // for those answers first (see RunLoop.startRun).
-  if (existing) recoverThreadSoon(actor.id, threadId, existing);
+  if (existing) recoverThreadSoon(actor.id, threadId, existing, found?.mayHoldOrphans);
   const modelId = resolveModel(request.model, existing?.model);
   const languageModel = deps.languageModel ?? ((id: string) => getLanguageModel(id));
   const approval =
@@ -177,20 +177,22 @@ export async function runChatTurn({
     : ({ kind: "regenerate" } as const);
   // A thread this request made has no draft and no reset yet. A draft past its time ends first
   // (what waited for it is answered), and the thread is asked again.
-  const holds = created ? null : await sessionHolds({ userId: actor.id, threadId });
+  const holds = created
+    ? null
+    : await turnPreflight({ userId: actor.id, threadId, messageId: userMessage?.id });
   const heldByDraft = holds?.draftDue
     ? await draftHoldsSession(actor.id, threadId, session.number)
     : holds?.draftFrom === session.number;
   // A message sent while a draft awaits review waits for the user's decision, not this request.
   if (heldByDraft) {
-    const stored = await applyUserInput(actor, threadId, input, session, modelId, true);
+    const stored = await applyUserInput(actor, threadId, input, session, modelId, true, holds);
     return queuedReply(stored.id);
   }
 
   // A message sent while a reset runs is stored at once as queued, and answered after it.
   const queued = holds?.resetFrom === session.number;
   const request_ =
-    created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued));
+    created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued, holds));
   // The run claims its request, so a recovering server never answers it a second time.
   const claimed = await claimRequest({
     userId: actor.id,

@@ -10,6 +10,7 @@ import {
   updateMessage,
 } from "@/db/queries/messages";
 import { answerSpansSessions } from "@/db/queries/runs";
+import type { TurnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
 import type { UserMessageInput } from "@/lib/chat/request";
@@ -27,11 +28,19 @@ export async function applyUserInput(
   session: ChatSession,
   model: string,
   queued: boolean,
+  /** What the turn's preflight read already answered (see turnPreflight). */
+  known?: Pick<TurnPreflight, "awaitingApproval" | "messageStored"> | null,
 ): Promise<Message> {
-  const moveOn = () => denyUnansweredApprovals({ userId: actor.id, threadId, modelId: model });
+  const moveOn = () =>
+    known?.awaitingApproval === false
+      ? Promise.resolve()
+      : denyUnansweredApprovals({ userId: actor.id, threadId, modelId: model });
   if (input.kind === "message") {
     const { message } = input;
-    const existing = await getMessage({ userId: actor.id, threadId, id: message.id });
+    const existing =
+      known?.messageStored === false
+        ? null
+        : await getMessage({ userId: actor.id, threadId, id: message.id });
     if (existing) {
       await assertEditable(actor, threadId, session, existing, queued);
       await moveOn();

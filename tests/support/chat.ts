@@ -1,7 +1,10 @@
 // Drives real chat turns (the same runner the route uses) and reads their SSE streams.
 import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
+import { runs } from "@/db/schema";
 import { runChatTurn, type TurnDependencies } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { createTestUser } from "./users";
@@ -71,6 +74,14 @@ export async function waitForStoredReplies(actor: Pick<Actor, "id">, threadId: s
   await expect
     .poll(
       async () => {
+        // A run still running may not have stored its reply's row yet (that waits for its first
+        // words), so "no partial reply" alone could come before the reply exists.
+        const running = await getDb()
+          .select({ id: runs.id })
+          .from(runs)
+          .where(and(eq(runs.threadId, threadId), eq(runs.status, "running")))
+          .limit(1);
+        if (running.length > 0) return true;
         const { messages } = await listThreadMessages({ userId: actor.id, threadId, limit: 500 });
         return messages.some((m) => m.role === "assistant" && m.status === "partial");
       },

@@ -5,7 +5,7 @@
 // (lib/agents/handoff/transfer.ts), so a server that dies after the answer resumes the run as the
 // target; the run loop switches to the target once the step has ended.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { type BriefInput, briefInputSchema, normalizeBrief } from "@/lib/handoff/agent-brief";
 import type { Profile } from "../profiles";
@@ -72,15 +72,26 @@ export const HANDOFF_TOOL_DESCRIPTION =
 
 export const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
 
+// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+const handoffToAgentInput = zodSchema(
+  z.object({
+    agentId: z.string().describe("The agent's id, from list_agents."),
+    handoff: briefInputSchema,
+    pendingTaskPolicy: z.enum(["denyIfPending"]).optional(),
+  }),
+);
+
+const listAgentsInput = zodSchema(
+  z.object({
+    purpose: z.enum(["handoff"]),
+  }),
+);
+
 export function createHandoffTools(ctx: HandoffToolContext) {
   return {
     handoff_to_agent: tool({
       description: HANDOFF_TOOL_DESCRIPTION,
-      inputSchema: z.object({
-        agentId: z.string().describe("The agent's id, from list_agents."),
-        handoff: briefInputSchema,
-        pendingTaskPolicy: z.enum(["denyIfPending"]).optional(),
-      }),
+      inputSchema: handoffToAgentInput,
       execute: async ({ agentId, handoff }, { toolCallId }): Promise<HandoffToolResult> => {
         const id = agentId.trim().slice(0, 100);
         let decision: HandoffCheck;
@@ -136,9 +147,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
     }),
     list_agents: tool({
       description: LIST_AGENTS_DESCRIPTION,
-      inputSchema: z.object({
-        purpose: z.enum(["handoff"]),
-      }),
+      inputSchema: listAgentsInput,
       execute: async () => {
         try {
           return { ok: true, agents: handoffTargetsOf(ctx.source, await ctx.listAgents()) };

@@ -2,7 +2,7 @@
 // must_preserve until a person unpins it (docs/handoffs.md#pins). readOnly: it changes nothing
 // but what the next handoff carries.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { pinText } from "@/db/queries/pins";
@@ -15,12 +15,15 @@ export interface PinOutput {
   pinned: string;
 }
 
+// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+const pinInput = zodSchema(z.object({ text: z.string() }));
+
 export function createPinTools(ctx: ToolContext) {
   return {
     pin: tool({
       // Short: every session's calls carry it.
       description: "Pin a fact or instruction so every later handoff keeps it.",
-      inputSchema: z.object({ text: z.string() }),
+      inputSchema: pinInput,
       execute: async ({ text }) =>
         asToolResult<PinOutput>(async () => {
           const flat = flattenPin(text);

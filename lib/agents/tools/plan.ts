@@ -1,7 +1,7 @@
 // update_plan: replaces the thread's plan (ids p1, p2, …). The plan survives resets and is
 // rendered into every session's system prompt (prompt-blocks.ts).
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { replacePlan } from "@/db/queries/plans";
@@ -14,20 +14,25 @@ export interface UpdatePlanOutput {
   version: number;
 }
 
+// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+const updatePlanInput = zodSchema(
+  z.object({
+    items: z.array(
+      z.object({
+        id: z.string().describe("p1, p2, p3, …"),
+        task: z.string(),
+        status: z.enum(PLAN_ITEM_STATUSES),
+      }),
+    ),
+  }),
+);
+
 export function createPlanTools(ctx: ToolContext) {
   return {
     update_plan: tool({
       description:
         "Replace this thread's plan with the given items (the whole list, every time). Ids are p1, p2, p3, …; status is pending, in_progress or done. Mark an item in_progress when you start it and done when it is finished.",
-      inputSchema: z.object({
-        items: z.array(
-          z.object({
-            id: z.string().describe("p1, p2, p3, …"),
-            task: z.string(),
-            status: z.enum(PLAN_ITEM_STATUSES),
-          }),
-        ),
-      }),
+      inputSchema: updatePlanInput,
       execute: async ({ items }) =>
         asToolResult<UpdatePlanOutput>(async () => {
           const parsed = planItemsSchema.safeParse(items);

@@ -2,8 +2,8 @@
 // (format in prompt-blocks.ts). Read fresh for every session, so a reset always sees them.
 import "server-only";
 import { getDb } from "@/db/client";
-import { getPlan } from "@/db/queries/plans";
-import { type Executor, listFiles } from "@/db/queries/workspace";
+import { getPromptWorkspace } from "@/db/queries/prompt-workspace";
+import type { Executor } from "@/db/queries/workspace";
 import type { PlanItem } from "@/lib/workspace/plan-items";
 import { renderPlanBlock, renderWorkspaceBlock } from "./prompt-blocks";
 
@@ -18,14 +18,8 @@ export async function loadWorkspacePromptContext(
   { userId, threadId }: { userId: string; threadId: string },
   db: Executor = getDb(),
 ): Promise<WorkspacePromptContext> {
-  const [plan, files] = await Promise.all([
-    getPlan(db, { userId, threadId }),
-    listFiles(db, { userId, threadId }),
-  ]);
-  return workspacePromptContext(
-    plan?.items ?? [],
-    files.map((f) => f.path),
-  );
+  const { plan, paths } = await getPromptWorkspace(db, { userId, threadId });
+  return workspacePromptContext(plan, paths);
 }
 
 /** The blocks of a plan and a file list already in hand (both empty for a thread just made). */

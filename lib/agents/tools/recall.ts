@@ -4,7 +4,7 @@
 // cited by the part of the conversation it comes from (parts are numbered from 1), redacted like
 // everything else the model is sent.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { headlines, queryHasTerms, type RecallHit, searchThreadHistory } from "@/db/queries/recall";
@@ -72,14 +72,19 @@ function clipSnippet(text: string): string {
   return flat.length <= RECALL_SNIPPET_CHARS ? flat : `${flat.slice(0, RECALL_SNIPPET_CHARS - 1)}…`;
 }
 
+// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+const searchHistoryInput = zodSchema(
+  z.object({
+    query: z.string().describe('Words (all must match), "a phrase", or, -word'),
+  }),
+);
+
 export function createRecallTools(ctx: ToolContext) {
   const db = () => (ctx.db ?? getDb)();
   return {
     search_history: tool({
       description: `Search the earlier parts of this conversation (before context resets): messages, tool results, file versions, briefs. Returns up to ${RECALL_MAX_RESULTS} snippets, each citing its \`part N\`.`,
-      inputSchema: z.object({
-        query: z.string().describe('Words (all must match), "a phrase", or, -word'),
-      }),
+      inputSchema: searchHistoryInput,
       execute: async ({ query }) =>
         asToolResult<SearchHistoryOutput>(async () => {
           const trimmed = query.replace(/\s+/g, " ").trim();

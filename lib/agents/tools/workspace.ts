@@ -1,7 +1,7 @@
 // The workspace tools: list, read (line ranges), write, edit (exact replace) and delete files of
 // the thread's workspace. Paths and limits are checked here and reported to the model as errors.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { deleteFile, editFile, listFiles, readFile, writeFile } from "@/db/queries/workspace";
@@ -116,14 +116,44 @@ function readWindow(
   };
 }
 
+// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+const listFilesInput = zodSchema(
+  z.object({
+    prefix: z.string().optional().describe("Only paths starting with this, e.g. `notes/`"),
+  }),
+);
+
+const readFileInput = zodSchema(
+  z.object({
+    path: z.string().describe("Relative path, e.g. `notes/todo.md`"),
+    startLine: z.number().int().min(1).optional(),
+    endLine: z.number().int().min(1).optional(),
+  }),
+);
+
+const writeFileInput = zodSchema(
+  z.object({
+    path: z.string().describe("Relative path, e.g. `work/report.md`"),
+    content: z.string().describe("The whole new content of the file"),
+  }),
+);
+
+const editFileInput = zodSchema(
+  z.object({
+    path: z.string(),
+    old: z.string().describe("The exact text to replace; must occur exactly once"),
+    new: z.string().describe("The replacement text"),
+  }),
+);
+
+const deleteFileInput = zodSchema(z.object({ path: z.string() }));
+
 export function createWorkspaceTools(ctx: ToolContext) {
   return {
     list_files: tool({
       description:
         "List the files in this thread's workspace (paths and sizes). Optionally only those whose path starts with `prefix`, e.g. `work/`.",
-      inputSchema: z.object({
-        prefix: z.string().optional().describe("Only paths starting with this, e.g. `notes/`"),
-      }),
+      inputSchema: listFilesInput,
       execute: async ({ prefix }) =>
         asToolResult<ListFilesOutput>(async () => {
           const normalized = normalizePrefix(prefix);
@@ -146,11 +176,7 @@ export function createWorkspaceTools(ctx: ToolContext) {
     read_file: tool({
       description:
         "Read a workspace file with line numbers (`N: text`). A large file without a range returns a preview and its line count; then pass startLine/endLine (1-based, inclusive) to read a range.",
-      inputSchema: z.object({
-        path: z.string().describe("Relative path, e.g. `notes/todo.md`"),
-        startLine: z.number().int().min(1).optional(),
-        endLine: z.number().int().min(1).optional(),
-      }),
+      inputSchema: readFileInput,
       execute: async ({ path, startLine, endLine }) =>
         asToolResult<ReadFileOutput>(async () => {
           const normalized = normalizePath(path);
@@ -167,10 +193,7 @@ export function createWorkspaceTools(ctx: ToolContext) {
 
     write_file: tool({
       description: `Create or overwrite a workspace text file (at most ${MAX_FILE_BYTES} bytes). Paths are relative, e.g. \`work/report.md\`; \`.baton/\` is reserved.`,
-      inputSchema: z.object({
-        path: z.string().describe("Relative path, e.g. `work/report.md`"),
-        content: z.string().describe("The whole new content of the file"),
-      }),
+      inputSchema: writeFileInput,
       execute: async ({ path, content }, { toolCallId }) =>
         asToolResult<WriteFileOutput>(async () => {
           const normalized = writablePath(path);
@@ -192,11 +215,7 @@ export function createWorkspaceTools(ctx: ToolContext) {
     edit_file: tool({
       description:
         "Replace an exact piece of text in a workspace file. `old` must occur exactly once (copy it from read_file, without the line numbers); otherwise nothing changes and the error says how many times it was found.",
-      inputSchema: z.object({
-        path: z.string(),
-        old: z.string().describe("The exact text to replace; must occur exactly once"),
-        new: z.string().describe("The replacement text"),
-      }),
+      inputSchema: editFileInput,
       execute: async ({ path, old, new: replacement }, { toolCallId }) =>
         asToolResult<EditFileOutput>(async () => {
           const normalized = writablePath(path);
@@ -218,7 +237,7 @@ export function createWorkspaceTools(ctx: ToolContext) {
     delete_file: tool({
       description:
         "Delete a workspace file (its earlier versions stay in the history). The user is asked to approve.",
-      inputSchema: z.object({ path: z.string() }),
+      inputSchema: deleteFileInput,
       needsApproval: async () => !(await ctx.isGranted("delete_file")),
       execute: async ({ path }, { toolCallId }) =>
         asToolResult<DeleteFileOutput>(async () => {
