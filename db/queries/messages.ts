@@ -8,6 +8,9 @@ import { type Message, type MessageUsage, messageColumns, messages, threads } fr
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/** Work done in the transaction that stored a new message, with the row it stored. */
+export type StoredHook = (tx: Tx, row: Message) => Promise<void>;
+
 export interface NewMessage {
   id: string;
   role: "user" | "assistant";
@@ -92,11 +95,14 @@ export async function appendMessage({
   threadId,
   sessionId,
   message,
+  onStored,
 }: {
   userId: string;
   threadId: string;
   sessionId: string;
   message: NewMessage;
+  /** Run in the same transaction when this call stored the row (not when it was stored before). */
+  onStored?: StoredHook;
 }): Promise<Message> {
   try {
     return await getDb().transaction(async (tx) => {
@@ -106,7 +112,10 @@ export async function appendMessage({
         .values(messageRow({ threadId, sessionId, seq, message }))
         .onConflictDoNothing()
         .returning(messageColumns);
-      if (row) return row;
+      if (row) {
+        await onStored?.(tx, row);
+        return row;
+      }
       // allocateSeq proved the thread is this user's, so the row with this id is too.
       const [stored] = await tx
         .select(messageColumns)

@@ -88,6 +88,25 @@ export async function claimRequest(input: {
   });
 }
 
+/**
+ * Claims a request in the transaction that just stored it: no run can answer a message that did
+ * not exist, and recovery leaves a message this young alone, so there is nothing to check.
+ */
+export async function claimStoredRequest(
+  tx: Tx,
+  input: {
+    userId: string;
+    threadId: string;
+    request: Message;
+    maxSteps: number;
+    instanceId: string;
+  },
+): Promise<Run> {
+  const [run] = await insertRun(tx, input);
+  if (!run) throw new Error("run was not stored");
+  return run;
+}
+
 /** A run of thread `id` whose instance is gone, or one parked at a draft (resumed once it ends). */
 function stuckRunOf(id: SQL) {
   return sql`exists (select 1 from ${runs} r where r.thread_id = ${id} and r.status = 'running'

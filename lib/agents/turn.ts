@@ -4,12 +4,13 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
+import type { StoredHook } from "@/db/queries/messages";
 import { listSessionMessages } from "@/db/queries/messages";
-import { claimRequest } from "@/db/queries/run-claims";
+import { claimRequest, claimStoredRequest } from "@/db/queries/run-claims";
 import { getThreadWithSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, updateThread } from "@/db/queries/threads";
 import { turnPreflight } from "@/db/queries/turn-preflight";
-import type { ChatSession, Message } from "@/db/schema";
+import type { ChatSession, Message, Run } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
@@ -191,10 +192,22 @@ export async function runChatTurn({
 
   // A message sent while a reset runs is stored at once as queued, and answered after it.
   const queued = holds?.resetFrom === session.number;
+  // The run claims its request, so a recovering server never answers it a second time: in the
+  // transaction that stores a new message, or else (an edit, a regenerate, a new thread) after.
+  let claimed: Run | null = null;
+  const claimStored: StoredHook = async (tx, row) => {
+    claimed = await claimStoredRequest(tx, {
+      userId: actor.id,
+      threadId,
+      request: row,
+      maxSteps: profile.maxSteps,
+      instanceId,
+    });
+  };
   const request_ =
-    created ?? (await applyUserInput(actor, threadId, input, session, modelId, queued, holds));
-  // The run claims its request, so a recovering server never answers it a second time.
-  const claimed = await claimRequest({
+    created ??
+    (await applyUserInput(actor, threadId, input, session, modelId, queued, holds, claimStored));
+  claimed ??= await claimRequest({
     userId: actor.id,
     threadId,
     requestId: request_.id,

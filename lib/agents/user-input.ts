@@ -7,6 +7,7 @@ import {
   deleteSessionMessagesAfter,
   getMessage,
   listSessionMessages,
+  type StoredHook,
   updateMessage,
 } from "@/db/queries/messages";
 import { answerSpansSessions } from "@/db/queries/runs";
@@ -30,6 +31,8 @@ export async function applyUserInput(
   queued: boolean,
   /** What the turn's preflight read already answered (see turnPreflight). */
   known?: Pick<TurnPreflight, "awaitingApproval" | "messageStored"> | null,
+  /** Run in the transaction that stores a new message (not for an edit or a regenerate). */
+  onStored?: StoredHook,
 ): Promise<Message> {
   const moveOn = () =>
     known?.awaitingApproval === false
@@ -75,6 +78,7 @@ export async function applyUserInput(
         status: queued ? "queued" : "complete",
         tokenCount: messageTokenCount(message.parts, model),
       },
+      onStored,
     });
     if (queued) countQueuedMessage();
     return stored;
