@@ -37,16 +37,16 @@ async function hasLiveRun(tx: Tx, threadId: string, messageId: string): Promise<
   return row !== undefined;
 }
 
-function insertRun(
-  tx: Tx,
-  input: {
-    userId: string;
-    threadId: string;
-    request: Message;
-    maxSteps: number;
-    instanceId: string;
-  },
-) {
+/** What a run claiming `request` is stored with. */
+interface ClaimInput {
+  userId: string;
+  threadId: string;
+  request: Message;
+  maxSteps: number;
+  instanceId: string;
+}
+
+function insertRun(tx: Tx, input: ClaimInput) {
   return tx
     .insert(runs)
     .values({
@@ -92,16 +92,7 @@ export async function claimRequest(input: {
  * Claims a request in the transaction that just stored it: no run can answer a message that did
  * not exist, and recovery leaves a message this young alone, so there is nothing to check.
  */
-export async function claimStoredRequest(
-  tx: Tx,
-  input: {
-    userId: string;
-    threadId: string;
-    request: Message;
-    maxSteps: number;
-    instanceId: string;
-  },
-): Promise<Run> {
+export async function claimStoredRequest(tx: Tx, input: ClaimInput): Promise<Run> {
   const [run] = await insertRun(tx, input);
   if (!run) throw new Error("run was not stored");
   return run;
