@@ -11,7 +11,7 @@ import {
   type Thread,
   threads,
 } from "../schema";
-import { isSameMessage, type NewMessage, type StoredHook } from "./messages";
+import { isSameMessage, type NewMessage } from "./messages";
 import { holdProfileForThread } from "./profiles";
 
 export interface ThreadCursor {
@@ -124,7 +124,6 @@ export async function createThreadWithMessage({
   profile = "default",
   title,
   message,
-  onStored,
 }: {
   userId: string;
   threadId: string;
@@ -133,8 +132,6 @@ export async function createThreadWithMessage({
   profile?: string;
   title: string;
   message: NewMessage;
-  /** Run in the same transaction when this call stored the thread and its message. */
-  onStored?: StoredHook;
 }): Promise<{ thread: Thread; session: ChatSession; message: Message } | null> {
   return getDb().transaction(async (tx) => {
     await holdProfileForThread(tx, { userId, profileId: profile });
@@ -188,7 +185,6 @@ export async function createThreadWithMessage({
       })
       .returning(messageColumns);
     if (!row) throw new Error("the first message was not stored");
-    await onStored?.(tx, row);
     // The session as the insert trigger left it (a re-read returns the same): one message, seq 1.
     return { thread, session: { ...session, messageCount: 1, firstSeq: row.seq }, message: row };
   });
