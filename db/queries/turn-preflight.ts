@@ -65,17 +65,19 @@ export async function turnPreflight({
     .select({ one: sql`1` })
     .from(runs)
     .where(and(eq(runs.threadId, threadId), eq(runs.status, "awaiting_approval")));
-  const stored = db
-    .select({ one: sql`1` })
-    .from(messages)
-    .where(and(eq(messages.threadId, threadId), eq(messages.id, messageId ?? "")));
+  const stored = messageId
+    ? db
+        .select({ one: sql`1` })
+        .from(messages)
+        .where(and(eq(messages.threadId, threadId), eq(messages.id, messageId)))
+    : null;
   const [row] = await db
     .select({
       draftDue: sql<boolean>`exists ${due}`,
       draftFrom: sql<number | null>`${draft}`,
       resetFrom: sql<number | null>`${reset}`,
       awaitingApproval: sql<boolean>`exists ${approval}`,
-      messageStored: messageId ? sql<boolean>`exists ${stored}` : sql<boolean>`false`,
+      messageStored: stored ? sql<boolean>`exists ${stored}` : sql<boolean>`false`,
     })
     .from(threads)
     .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));

@@ -287,11 +287,11 @@ class RunLoop {
     if (prepared.suspended) return "suspended";
     this.session = prepared.session;
     this.enteredByReset = prepared.reset;
-    // The reply's placeholder (which gives it its seq) and the run's place are stored while the
-    // model starts, not before: the first token waits for neither. (On PGlite, which runs one
-    // statement at a time, they would queue ahead of it.) What writes to the message awaits it.
-    // The claim already placed the run in its request's session; only a request that moved (a
-    // reset committed while it waited) needs the run's place written again.
+    // The reply's placeholder (which gives it its seq) is stored once the first words are out,
+    // not before: on PGlite, which runs one statement at a time, it would queue ahead of them
+    // (see openLater). What writes to the message awaits it. The claim already placed the run
+    // in its request's session; only a request that moved (a reset committed while it waited)
+    // needs the run's place written again.
     const sessionId = this.session.id;
     const moved = !(
       claimed.firstSessionId === sessionId &&
@@ -376,7 +376,11 @@ class RunLoop {
   private openLater(open: () => Promise<void>): void {
     const timer = setTimeout(() => this.startOpening(), OPEN_WITHIN_MS);
     timer.unref?.();
-    this.stopOpening = () => clearTimeout(timer);
+    this.stopOpening = () => {
+      clearTimeout(timer);
+      // A first-words callback still queued must not store a placeholder after the run ended.
+      this.startOpening = () => {};
+    };
     this.startOpening = () => {
       this.startOpening = () => {};
       clearTimeout(timer);
