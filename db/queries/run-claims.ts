@@ -28,13 +28,25 @@ const answersLive = or(
 /** After this many interrupted runs of one message, recovery stops retrying it. */
 export const MAX_RECOVERY_ATTEMPTS = 3;
 
-async function hasLiveRun(tx: Tx, threadId: string, messageId: string): Promise<boolean> {
+async function hasLiveRun(
+  tx: Tx | ReturnType<typeof getDb>,
+  threadId: string,
+  messageId: string,
+): Promise<boolean> {
   const [row] = await tx
     .select({ id: runs.id })
     .from(runs)
     .where(and(eq(runs.threadId, threadId), eq(runs.requestMessageId, messageId), answersLive))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * Whether a run still answers message `messageId` (streaming on a live instance, or parked):
+ * an edit or a regenerate of it must not delete the reply being written.
+ */
+export function isAnsweredLive(threadId: string, messageId: string): Promise<boolean> {
+  return hasLiveRun(getDb(), threadId, messageId);
 }
 
 /** What a run claiming `request` is stored with. */

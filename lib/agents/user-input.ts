@@ -10,6 +10,7 @@ import {
   type StoredHook,
   updateMessage,
 } from "@/db/queries/messages";
+import { isAnsweredLive } from "@/db/queries/run-claims";
 import { answerSpansSessions } from "@/db/queries/runs";
 import type { TurnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message } from "@/db/schema";
@@ -47,6 +48,7 @@ export async function applyUserInput(
     if (existing) {
       await assertEditable(actor, threadId, session, existing, queued);
       await moveOn();
+      await assertNotAnswering(threadId, existing);
       await deleteSessionMessagesAfter({
         userId: actor.id,
         threadId,
@@ -92,6 +94,7 @@ export async function applyUserInput(
   if (!lastUser) throw new BatonError("not_found:message", "There is no message to answer.");
   await assertSingleSessionAnswer(actor, threadId, lastUser);
   await moveOn();
+  await assertNotAnswering(threadId, lastUser);
   await deleteSessionMessagesAfter({
     userId: actor.id,
     threadId,
@@ -118,6 +121,20 @@ async function assertEditable(
   const history = await listSessionMessages({ userId: actor.id, threadId, sessionId: session.id });
   if (history.findLast((m) => m.role === "user")?.id !== existing.id) throw refuse();
   await assertSingleSessionAnswer(actor, threadId, existing);
+}
+
+/**
+ * An edit or a regenerate replaces a message's answer, so it waits until no run writes that
+ * answer: deleting the reply while it streams would lose it, and the new run's claim would be
+ * refused anyway. (An answer parked on an approval was ended by `moveOn` just before.)
+ */
+async function assertNotAnswering(threadId: string, message: Message): Promise<void> {
+  if (await isAnsweredLive(threadId, message.id)) {
+    throw new BatonError(
+      "conflict:message",
+      "This message is still being answered. Stop the reply first, then edit or regenerate it.",
+    );
+  }
 }
 
 /**

@@ -8,7 +8,15 @@ import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/context/manual-reset";
 import { BatonError } from "@/lib/errors";
-import { createActor, parseSse, replyText, sendTurn, startTurn } from "../support/chat";
+import {
+  createActor,
+  parseSse,
+  replyText,
+  sendTurn,
+  startTurn,
+  waitForStoredReplies,
+} from "../support/chat";
+import { heldModel } from "../support/held-model";
 
 let actor: Actor;
 
@@ -63,6 +71,39 @@ describe("editing a message", () => {
       "conflict:message",
     );
     expect(await rows(threadId)).toEqual(before);
+  });
+
+  it("refuses to edit or regenerate while the reply streams, and the reply is kept", async () => {
+    const threadId = randomUUID();
+    await sendTurn(actor, threadId, "first message");
+    const { model: slow, release } = heldModel();
+    const { messageId, response } = await startTurn(actor, threadId, "a slow question", {
+      languageModel: () => slow,
+    });
+    const body = response.text();
+    // The reply's row is stored (partial) while the model has not answered yet.
+    await expect
+      .poll(async () => (await rows(threadId)).at(-1)?.role, { timeout: 10_000 })
+      .toBe("assistant");
+    const streaming = await rows(threadId);
+
+    expect(await conflictOf(startTurn(actor, threadId, "edited meanwhile", {}, messageId))).toBe(
+      "conflict:message",
+    );
+    const regenerate = runChatTurn({
+      actor,
+      request: { trigger: "regenerate-message", id: threadId },
+      signal: new AbortController().signal,
+    });
+    expect(await conflictOf(regenerate)).toBe("conflict:message");
+    expect(await rows(threadId)).toEqual(streaming);
+
+    release();
+    expect(replyText(parseSse(await body))).toContain("a slow question");
+    await waitForStoredReplies(actor, threadId);
+    const { messages } = await listThreadMessages({ userId: actor.id, threadId, limit: 500 });
+    expect(messages.map((m) => m.id)).toEqual(streaming.map((m) => m.id));
+    expect(messages.at(-1)?.status).toBe("complete");
   });
 
   it("never edits across sessions", async () => {

@@ -3,14 +3,13 @@
 // answered yet still has its reply's row, partial, under the question. The claim of a new
 // message is stored with it: one run, in the message's session.
 import { randomUUID } from "node:crypto";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
 import { runs } from "@/db/schema";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import { createActor, parseSse, sendTurn, startTurn, waitForStoredReplies } from "../support/chat";
+import { heldModel } from "../support/held-model";
 
 describe("the reply's row", () => {
   it("is stored, partial, while the model has not said its first word", async () => {
@@ -18,19 +17,7 @@ describe("the reply's row", () => {
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "the first question");
 
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const inner = createOfflineModel();
-    const slow: LanguageModelV3 = {
-      ...inner,
-      doGenerate: (options) => inner.doGenerate(options),
-      doStream: async (options) => {
-        await held;
-        return inner.doStream(options);
-      },
-    };
+    const { model: slow, release } = heldModel();
     const { messageId, response } = await startTurn(actor, threadId, "a slow question", {
       languageModel: () => slow,
     });
