@@ -2,12 +2,18 @@
 // The pages of a long thread the reader has loaded beyond the newest one, and which seq ranges
 // are known in full, so the list can stand in for the rest with placeholders and fetch the page
 // a placeholder stands for when it nears the view.
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { get } from "@/lib/api/client";
 import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
+import {
+  KeptPages,
+  type LoadedPage,
+  MAX_KEPT_MESSAGES,
+  type PageQuery,
+} from "@/lib/chat/kept-pages";
 import type {
   ActiveResetView,
   ChatMessage,
@@ -44,10 +50,7 @@ export interface ThreadPage {
   pins?: ThreadPinView[];
 }
 
-export interface PageQuery {
-  beforeSeq?: number;
-  fromSeq?: number;
-}
+export type { PageQuery };
 
 export type FetchPage = (query: PageQuery & { limit: number }) => Promise<ThreadPage>;
 
@@ -88,57 +91,42 @@ export function queryFor(placeholder: PlaceholderItem): PageQuery {
     : { fromSeq: placeholder.fromSeq };
 }
 
-function bySeq(a: ChatMessage, b: ChatMessage): number {
-  return (a.metadata?.seq ?? 0) - (b.metadata?.seq ?? 0);
-}
-
 export function useThreadPages({
   initial,
   fetchPage,
   onSessions,
+  maxKept = MAX_KEPT_MESSAGES,
 }: {
   /** The newest page, which the caller holds itself. */
   initial: ThreadPage;
   fetchPage: FetchPage;
   onSessions?: (sessions: SessionSummary[]) => void;
+  /** Older messages kept loaded at most (see lib/chat/kept-pages.ts). */
+  maxKept?: number;
 }) {
+  const [store] = useState(() => new KeptPages(maxKept));
   // Each fetched page is kept as its own array (never changed), so the list formats it once.
-  const [pages, setPages] = useState<ChatMessage[][]>([]);
-  const loadedIds = useRef(new Set<string>());
-  const [covered, setCovered] = useState<SeqRange[]>(() => [coverageOf({}, initial)]);
+  const [loaded, setLoaded] = useState<readonly LoadedPage[]>([]);
+  // What the newest page (and its refreshes) cover; the fetched pages add their own ranges.
+  const [newest, setNewest] = useState<SeqRange[]>(() => [coverageOf({}, initial)]);
+  const newestNow = useRef(newest);
+  newestNow.current = newest;
   const inFlight = useRef(false);
-  // Each page is asked for once: a page that does not close its gap (counts that changed under
-  // us) must not be fetched again and again.
-  const asked = useRef(new Set<string>());
   const warned = useRef(false);
 
   const addCoverage = useCallback((range: SeqRange) => {
-    setCovered((previous) => mergeSeqRanges([...previous, range]));
+    setNewest((previous) => mergeSeqRanges([...previous, range]));
   }, []);
 
   const loadNear = useCallback(
     (placeholders: PlaceholderItem[]) => {
       if (inFlight.current) return;
-      let query: PageQuery | null = null;
-      let key = "";
-      for (const placeholder of placeholders) {
-        const candidate = queryFor(placeholder);
-        key = JSON.stringify(candidate);
-        if (!asked.current.has(key)) {
-          query = candidate;
-          break;
-        }
-      }
-      if (!query) return;
-      asked.current.add(key);
+      const wanted = store.nextQuery(placeholders.map(queryFor));
+      if (!wanted) return;
       inFlight.current = true;
-      const wanted = query;
       void fetchPage({ ...wanted, limit: PAGE_SIZE })
         .then((page) => {
-          const fresh = page.messages.filter((m) => !loadedIds.current.has(m.id)).sort(bySeq);
-          for (const message of fresh) loadedIds.current.add(message.id);
-          if (fresh.length > 0) setPages((previous) => [...previous, fresh]);
-          addCoverage(coverageOf(wanted, page));
+          setLoaded(store.add(page.messages, coverageOf(wanted, page), newestNow.current));
           onSessions?.(page.sessions);
         })
         .catch((error: unknown) => {
@@ -152,11 +140,19 @@ export function useThreadPages({
         .finally(() => {
           inFlight.current = false;
           // A new covered array re-renders the list, which re-checks what is near the view.
-          setCovered((previous) => [...previous]);
+          setNewest((previous) => [...previous]);
         });
     },
-    [fetchPage, addCoverage, onSessions],
+    [store, fetchPage, onSessions],
   );
 
+  const pages = useMemo(
+    () => loaded.flatMap((page) => (page.messages.length > 0 ? [page.messages] : [])),
+    [loaded],
+  );
+  const covered = useMemo(
+    () => mergeSeqRanges([...newest, ...loaded.flatMap((page) => page.covers)]),
+    [newest, loaded],
+  );
   return { pages, covered, loadNear, addCoverage };
 }

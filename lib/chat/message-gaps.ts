@@ -147,7 +147,7 @@ function isCovered(ranges: readonly SeqRange[], seq: number): boolean {
 }
 
 /** The parts of [from, to] that no range covers. `ranges` must be merged and sorted. */
-function uncovered(ranges: readonly SeqRange[], from: number, to: number): SeqRange[] {
+export function uncovered(ranges: readonly SeqRange[], from: number, to: number): SeqRange[] {
   const holes: SeqRange[] = [];
   let cursor = from;
   for (const range of ranges) {
