@@ -255,3 +255,58 @@ test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not S
     await store.dispose();
   }
 });
+
+test("SIGKILL while the page's own request streams the reply: it reads interrupted with Continue, not failed, and takes the stored copy once a server is back @own-server", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const store = await freshStore();
+  const servers: ServerProcess[] = [];
+  const env = { ...store.env, BATON_LOCAL_DELAY_MS: "150" };
+  try {
+    const port = await freePort();
+    const first = await startServer({ env, port });
+    servers.push(first);
+    const guest = await ChatClient.guest(first.url);
+    await page.context().addCookies(guest.cookiesFor(first.url));
+    await page.goto(`${first.url}/`);
+    const composer = page.getByRole("textbox", { name: "Message" });
+    const fact = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    await composer.fill(`note ${fact}`);
+    await composer.press("Enter");
+    const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+    await expect(reply).toContainText("word3");
+    const threadId = page.url().split("/chat/")[1] ?? "";
+    expect(threadId).not.toBe("");
+
+    first.kill("SIGKILL");
+    await first.waitForExit();
+    const notice = page.getByTestId("interrupted-notice");
+    await expect(notice).toBeVisible();
+    await expect(page.getByText("The reply failed")).toHaveCount(0);
+    await expect(page.getByText(`note ${fact}`)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("own-request-killed.png") });
+
+    // Without a reload, the page re-reads the thread once a server is back on the same address
+    // and shows the stored reply, which Continue goes on from.
+    const second = await startServer({ env, port });
+    servers.push(second);
+    const view = await guest.waitUntilIdle(threadId);
+    const stored = view.messages.at(-1);
+    expect(stored?.metadata?.status).toBe("interrupted");
+    await expect
+      .poll(async () => ((await reply.textContent()) ?? "").includes(textOf(stored).trim()), {
+        timeout: 45_000,
+      })
+      .toBe(true);
+    await notice.getByRole("button", { name: "Continue" }).click();
+    await expect(reply).toContainText("word39", { timeout: 30_000 });
+    const after = await guest.waitUntilIdle(threadId);
+    expect(after.messages.at(-1)?.metadata?.status).toBe("complete");
+    expect(textOf(after.messages.at(-1)).match(/word39/g)).toHaveLength(1);
+    expect(after.messages.filter((m) => m.role === "user")).toHaveLength(1);
+  } finally {
+    for (const server of servers) await server.stop();
+    await store.dispose();
+  }
+});

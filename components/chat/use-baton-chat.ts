@@ -8,6 +8,7 @@ import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalRespons
 import { useCallback, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { type ChatBodyKind, chatRequestBody } from "@/lib/chat/chat-body";
+import { lostMidReply } from "@/lib/chat/reply-notice";
 import type { ApprovalDecision } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
 import { notifyThreadsChanged, readableError } from "./chat-errors";
@@ -39,6 +40,8 @@ export function useBatonChat({
   const requestKind = useRef<ChatBodyKind>("message");
   // A refused approval answer or continue: told in a toast, not shown as a failed reply.
   const [refusedRequest, setRefusedRequest] = useState<Error | null>(null);
+  // The messages as last rendered, for the error handler (which useChat builds once).
+  const messagesRef = useRef<ChatMessage[]>(initialMessages);
 
   const transport = useMemo(
     () =>
@@ -70,6 +73,22 @@ export function useBatonChat({
       onSettled();
     },
     onError: (err) => {
+      // The connection broke after the reply began (the server went away mid-reply): the server
+      // stored the question and what it streamed, so the reply reads as interrupted, with
+      // Continue, rather than failed, and the thread is re-read (again and again while the server
+      // is down) so the row takes the stored copy once a server is back.
+      const cut = lostMidReply(err, messagesRef.current);
+      if (cut) {
+        toast.error("The connection to the server was lost while the reply was being written.");
+        setMessages((current) =>
+          current.map((m) =>
+            m.id === cut.id ? { ...m, metadata: { ...m.metadata, status: "interrupted" } } : m,
+          ),
+        );
+        setRefusedRequest(err);
+        onSettled();
+        return;
+      }
       toast.error(readableError(err));
       // A refused approval answer (another tab answered first, or the session ended) or
       // continue (the reply was continued elsewhere, or can no longer be): re-read the thread so
@@ -82,6 +101,7 @@ export function useBatonChat({
   });
   const error = chat.error && chat.error !== refusedRequest ? chat.error : undefined;
   const { clearError, setMessages, sendMessage, addToolApprovalResponse } = chat;
+  messagesRef.current = chat.messages;
 
   /**
    * Continues an interrupted reply: the AI SDK appends the stream to the last assistant message

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { continuableId, replyNotice } from "./reply-notice";
+import { continuableId, lostMidReply, replyNotice } from "./reply-notice";
 import type { ChatMessage, MessageStatus } from "./types";
 
 const base = { streaming: false, stopped: false, failed: false, answering: false };
@@ -46,5 +46,30 @@ describe("continuableId", () => {
       continuableId([message("u1", "user", "complete"), message("a1", "assistant", "partial")]),
     ).toBeNull();
     expect(continuableId([])).toBeNull();
+  });
+});
+
+describe("lostMidReply", () => {
+  const question: ChatMessage = { id: "q", role: "user", parts: [{ type: "text", text: "hi" }] };
+  const reply = (status?: MessageStatus): ChatMessage => ({
+    id: "r",
+    role: "assistant",
+    parts: [{ type: "text", text: "Hello, so" }],
+    metadata: status ? { status } : undefined,
+  });
+
+  it("names the reply being written when the connection broke", () => {
+    expect(lostMidReply(new TypeError("network error"), [question, reply()])?.id).toBe("r");
+    expect(lostMidReply(new TypeError("network error"), [question, reply("partial")])?.id).toBe(
+      "r",
+    );
+  });
+
+  it("is null for an answer the server gave, or a request that never got a reply", () => {
+    expect(
+      lostMidReply(new Error("Wait for the context reset to finish."), [question, reply()]),
+    ).toBeNull();
+    expect(lostMidReply(new TypeError("Failed to fetch"), [question])).toBeNull();
+    expect(lostMidReply(new TypeError("network error"), [question, reply("complete")])).toBeNull();
   });
 });

@@ -44,3 +44,15 @@ export function continuableId(messages: readonly ChatMessage[]): string | null {
   const last = messages.at(-1);
   return last?.role === "assistant" && last.metadata?.status === "interrupted" ? last.id : null;
 }
+
+/**
+ * The reply a request was writing when its connection broke (a network error, not an answer the
+ * server gave), or null: the request never got as far as a reply of its own.
+ */
+export function lostMidReply(error: Error, messages: readonly ChatMessage[]): ChatMessage | null {
+  if (!(error instanceof TypeError)) return null;
+  const last = messages.at(-1);
+  if (last?.role !== "assistant" || last.parts.length === 0) return null;
+  const status = last.metadata?.status;
+  return status === undefined || status === "partial" ? last : null;
+}
