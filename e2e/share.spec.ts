@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { sameOrigin } from "./pages/same-origin";
 import { SessionPage } from "./pages/session-page";
+import { seedFor, signIn } from "./support/long-thread-seed";
 
 const SECRET = "sk-proj-Zq7Xw3Vb9Nm4Lk2Jh8Gf6Ds5Ap1";
 
@@ -271,21 +270,6 @@ test.describe("@reset-server a shared thread of three sessions", () => {
   });
 });
 
-interface Seed {
-  email: string;
-  password: string;
-  threadId: string;
-  messages: number;
-  sessions: number;
-}
-
-function seedFor(baseURL: string | undefined): Seed {
-  const port = new URL(baseURL ?? "http://127.0.0.1").port;
-  return JSON.parse(
-    readFileSync(path.resolve(".data", `e2e-${port}`, "seed.json"), "utf8"),
-  ) as Seed;
-}
-
 /** The numbers of the seeded messages ("Message N: …") in the scroller's view. */
 async function messagesInView(page: Page): Promise<number[]> {
   return page.getByTestId("message-scroller").evaluate((scroller) => {
@@ -307,11 +291,7 @@ test.describe("@long-thread a shared 10,000-message thread", () => {
   }) => {
     test.setTimeout(180_000);
     const seed = seedFor(baseURL);
-    await page.goto("/sign-in");
-    await page.getByLabel("Email").fill(seed.email);
-    await page.getByLabel("Password").fill(seed.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByText(seed.email)).toBeVisible();
+    await signIn(page, seed);
     const ids = await idsOf(page.request, seed.threadId);
     expect(ids.length).toBeGreaterThan(seed.messages);
     const shared = await page.request.post(`/api/threads/${seed.threadId}/share`, {
