@@ -113,12 +113,6 @@ test.describe("@long-thread scrolling a 10,000-message thread fast", () => {
     page,
     baseURL,
   }) => {
-    // Known failure, not yet fixed for every run: since the scroll waits for the browser's list
-    // (and the first HTML cannot scroll), the fast pass up from the bottom held at 0 px in 5 of
-    // 5 runs, but the slow pass from the middle moved a row once (57 px, 1 run in 5, where a
-    // page lands around the view). Marked fixme rather than expected-to-fail, so that a run
-    // where it holds cannot fail it.
-    test.fixme();
     test.setTimeout(180_000);
     const pageReads = await openSeeded(page, baseURL);
     const up = await scrollAndWatch(page, -1, 150, 120);

@@ -29,6 +29,9 @@ function share(height: number, want: number): number {
 /** How far from its old index a row is looked for before every row's key is mapped. */
 const NEAR_ROWS = 4096;
 
+/** How many rows from the view's top down are looked at for the row kept in place. */
+const NEAR_ANCHOR = 64;
+
 /**
  * Finds a row's index in `rows` by key, starting where it was (`near`): a page landing moves the
  * rows below it by about a page, so looking outward from there costs O(page), where mapping every
@@ -74,8 +77,10 @@ export class SteadyRows {
 
   /**
    * Before the virtualizer lays out `next` in place of `previous` (as it last laid them out):
-   * the first row in view that both lists hold keeps its start, the placeholders above the view
-   * taking up whatever changed above it.
+   * the first row from the view's top down that both lists hold keeps its start, the
+   * placeholders above the view taking up whatever changed above it. That row is in view, or,
+   * when the view shows only rows the new list replaces (a placeholder whose page landed), just
+   * below it: those rows were in view a frame earlier, the reader scrolling up.
    */
   beforeLayout(
     virtualizer: ListVirtualizer,
@@ -90,9 +95,10 @@ export class SteadyRows {
     const laidOut = virtualizer.measurementsCache;
     let anchor = -1;
     let oldStart = 0;
-    for (let i = first.index; i < previous.length; i++) {
+    const below = top + 2 * viewHeight;
+    for (let i = first.index; i < previous.length && i < first.index + NEAR_ANCHOR; i++) {
       const row = laidOut[i];
-      if (!row || row.start >= top + viewHeight) break;
+      if (!row || row.start >= below) break;
       if (previous[i]?.kind === "placeholder" || row.end <= top) continue;
       const index = find(row.key, i);
       if (index === undefined) continue;
@@ -109,11 +115,27 @@ export class SteadyRows {
       ends[i] = start;
     }
     let delta = start - oldStart;
+    // The virtualizer keeps the row at the view's top at its start when both lists hold it. A
+    // placeholder there, above the anchor, keeps its start too: it takes up what changed between
+    // it and the anchor (at its end, in view), and the placeholders above the view the rest.
+    let above = anchor;
+    const topIndex =
+      previous[first.index]?.kind === "placeholder" ? find(first.key, first.index) : undefined;
+    if (topIndex !== undefined && topIndex < anchor) {
+      above = topIndex;
+      const topStart = topIndex > 0 ? (ends[topIndex - 1] ?? 0) : virtualizer.options.paddingStart;
+      const between = start - topStart - (oldStart - first.start);
+      const height = this.sizeOf(virtualizer, next[topIndex], topIndex);
+      const taken = share(height, between);
+      if (Math.abs(taken) >= 0.5)
+        this.resizePlaceholder(virtualizer, next, topIndex, height - taken);
+      delta = topStart - first.start;
+    }
     if (Math.abs(delta) < 0.5) return;
     // Only placeholders wholly above the view once the change is taken up.
     const sharers: { index: number; height: number }[] = [];
     let room = 0;
-    for (let i = anchor - 1; i >= 0 && sharers.length < MAX_SHARERS; i--) {
+    for (let i = above - 1; i >= 0 && sharers.length < MAX_SHARERS; i--) {
       const item = next[i];
       if (item?.kind !== "placeholder" || (ends[i] ?? 0) - delta > top) continue;
       const height = this.sizeOf(virtualizer, item, i);
@@ -124,12 +146,22 @@ export class SteadyRows {
     for (const { index, height } of sharers) {
       const taken = share(height, delta);
       if (taken === 0) continue;
-      const key = this.keyOf(next[index], index);
-      this.heights.setPlaceholderHeight(String(key), height - taken);
-      virtualizer.itemSizeCache.delete(key);
+      this.resizePlaceholder(virtualizer, next, index, height - taken);
       delta -= taken;
       if (Math.abs(delta) < 0.5) break;
     }
+  }
+
+  /** Draws the placeholder at `index` of `rows` at `height` from the next layout on. */
+  private resizePlaceholder(
+    virtualizer: ListVirtualizer,
+    rows: readonly ListItem[],
+    index: number,
+    height: number,
+  ): void {
+    const key = this.keyOf(rows[index], index);
+    this.heights.setPlaceholderHeight(String(key), height);
+    virtualizer.itemSizeCache.delete(key);
   }
 
   /**
@@ -195,9 +227,10 @@ export class SteadyRows {
 
   /**
    * Whether a row measured already follows the row at `index` in view, with only rows not
-   * measured yet between them, while the view is not moving down: the row is one appearing above
-   * rows the reader has seen (scrolling up, or a page landing in view). Scrolling down, rows
-   * appear below those seen, and a row measured long ago may lie below them.
+   * measured yet between them, in view or up to a viewport below it, while the view is not
+   * moving down: the row is one appearing above rows the reader has seen (scrolling up, or a page
+   * landing in view). Scrolling down, rows appear below those seen, and a row measured long ago
+   * may lie below them.
    */
   private shownBelow(
     virtualizer: ListVirtualizer,
@@ -206,7 +239,10 @@ export class SteadyRows {
     top: number,
   ): boolean {
     if (top > this.drawnTop + 0.5) return false;
-    const bottom = top + (virtualizer.scrollElement?.clientHeight ?? 0);
+    // The row is in view; rows seen up to a viewport below it were in view a frame earlier.
+    const view = virtualizer.scrollElement?.clientHeight ?? 0;
+    if ((virtualizer.measurementsCache[index]?.start ?? top + view) >= top + view) return false;
+    const bottom = top + 2 * view;
     for (let i = index + 1; i < items.length; i++) {
       const item = items[i];
       const row = virtualizer.measurementsCache[i];
