@@ -240,13 +240,16 @@ export async function deleteSessionMessagesAfter({
   threadId,
   sessionId,
   seq,
+  tx,
 }: {
   userId: string;
   threadId: string;
   sessionId: string;
   seq: number;
+  /** The transaction to delete in (by default its own statement). */
+  tx?: Tx;
 }): Promise<number> {
-  const rows = await getDb()
+  const rows = await (tx ?? getDb())
     .delete(messages)
     .where(
       and(

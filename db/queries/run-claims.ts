@@ -11,6 +11,7 @@ import {
   threads,
 } from "../schema";
 import { instanceIsLive } from "./instances";
+import { deleteSessionMessagesAfter } from "./messages";
 
 // Claims: a user message is answered by exactly one run. A run that answers it (running on a
 // live instance, or parked on an approval) claims it; a new claim is refused while such a run
@@ -42,11 +43,33 @@ async function hasLiveRun(
 }
 
 /**
- * Whether a run still answers message `messageId` (streaming on a live instance, or parked):
- * an edit or a regenerate of it must not delete the reply being written.
+ * Deletes what follows user message `request` in its session (its answer), unless a run still
+ * answers it (streaming on a live instance, or parked): an edit or a regenerate must not delete
+ * the reply being written. The check and the delete hold the message's row lock, which every
+ * claim takes too, so no run starts answering in between. False when refused.
  */
-export function isAnsweredLive(threadId: string, messageId: string): Promise<boolean> {
-  return hasLiveRun(getDb(), threadId, messageId);
+export function deleteAnswerUnlessLive(input: {
+  userId: string;
+  threadId: string;
+  request: Message;
+}): Promise<boolean> {
+  const { userId, threadId, request } = input;
+  return getDb().transaction(async (tx) => {
+    await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.threadId, threadId), eq(messages.id, request.id)))
+      .for("update");
+    if (await hasLiveRun(tx, threadId, request.id)) return false;
+    await deleteSessionMessagesAfter({
+      userId,
+      threadId,
+      sessionId: request.sessionId,
+      seq: request.seq,
+      tx,
+    });
+    return true;
+  });
 }
 
 /** What a run claiming `request` is stored with. */

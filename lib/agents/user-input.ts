@@ -4,13 +4,12 @@
 import "server-only";
 import {
   appendMessage,
-  deleteSessionMessagesAfter,
   getMessage,
   listSessionMessages,
   type StoredHook,
   updateMessage,
 } from "@/db/queries/messages";
-import { isAnsweredLive } from "@/db/queries/run-claims";
+import { deleteAnswerUnlessLive } from "@/db/queries/run-claims";
 import { answerSpansSessions } from "@/db/queries/runs";
 import type { TurnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message } from "@/db/schema";
@@ -48,13 +47,7 @@ export async function applyUserInput(
     if (existing) {
       await assertEditable(actor, threadId, session, existing, queued);
       await moveOn();
-      await assertNotAnswering(threadId, existing);
-      await deleteSessionMessagesAfter({
-        userId: actor.id,
-        threadId,
-        sessionId: session.id,
-        seq: existing.seq,
-      });
+      await deleteAnswer(actor, threadId, existing);
       const updated = await updateMessage({
         userId: actor.id,
         threadId,
@@ -94,13 +87,7 @@ export async function applyUserInput(
   if (!lastUser) throw new BatonError("not_found:message", "There is no message to answer.");
   await assertSingleSessionAnswer(actor, threadId, lastUser);
   await moveOn();
-  await assertNotAnswering(threadId, lastUser);
-  await deleteSessionMessagesAfter({
-    userId: actor.id,
-    threadId,
-    sessionId: session.id,
-    seq: lastUser.seq,
-  });
+  await deleteAnswer(actor, threadId, lastUser);
   return lastUser;
 }
 
@@ -124,12 +111,13 @@ async function assertEditable(
 }
 
 /**
- * An edit or a regenerate replaces a message's answer, so it waits until no run writes that
- * answer: deleting the reply while it streams would lose it, and the new run's claim would be
- * refused anyway. (An answer parked on an approval was ended by `moveOn` just before.)
+ * An edit or a regenerate deletes a message's answer for the new run to write again, and is
+ * refused while a run still writes it: deleting the reply while it streams would lose it, and the
+ * new run's claim would be refused anyway. (An answer parked on an approval was ended by `moveOn`
+ * just before.)
  */
-async function assertNotAnswering(threadId: string, message: Message): Promise<void> {
-  if (await isAnsweredLive(threadId, message.id)) {
+async function deleteAnswer(actor: Actor, threadId: string, request: Message): Promise<void> {
+  if (!(await deleteAnswerUnlessLive({ userId: actor.id, threadId, request }))) {
     throw new BatonError(
       "conflict:message",
       "This message is still being answered. Stop the reply first, then edit or regenerate it.",
