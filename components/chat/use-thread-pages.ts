@@ -2,18 +2,13 @@
 // The pages of a long thread the reader has loaded beyond the newest one, and which seq ranges
 // are known in full, so the list can stand in for the rest with placeholders and fetch the page
 // a placeholder stands for when it nears the view.
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { get } from "@/lib/api/client";
 import type { ReviewSetting } from "@/lib/api/thread-schemas";
 import { type ThreadViewPage, threadViewPageSchema } from "@/lib/api/thread-schemas";
 import { mergeSeqRanges, type PlaceholderItem, type SeqRange } from "@/lib/chat/format-messages";
-import {
-  KeptPages,
-  type LoadedPage,
-  MAX_KEPT_MESSAGES,
-  type PageQuery,
-} from "@/lib/chat/kept-pages";
+import { KeptPages, type LoadedPage, type PageQuery } from "@/lib/chat/kept-pages";
 import type {
   ActiveResetView,
   ChatMessage,
@@ -95,22 +90,23 @@ export function useThreadPages({
   initial,
   fetchPage,
   onSessions,
-  maxKept = MAX_KEPT_MESSAGES,
 }: {
   /** The newest page, which the caller holds itself. */
   initial: ThreadPage;
   fetchPage: FetchPage;
   onSessions?: (sessions: SessionSummary[]) => void;
-  /** Older messages kept loaded at most (see lib/chat/kept-pages.ts). */
-  maxKept?: number;
 }) {
-  const [store] = useState(() => new KeptPages(maxKept));
+  // Keeps at most MAX_KEPT_MESSAGES older messages loaded (see lib/chat/kept-pages.ts).
+  const [store] = useState(() => new KeptPages());
   // Each fetched page is kept as its own array (never changed), so the list formats it once.
   const [loaded, setLoaded] = useState<readonly LoadedPage[]>([]);
   // What the newest page (and its refreshes) cover; the fetched pages add their own ranges.
   const [newest, setNewest] = useState<SeqRange[]>(() => [coverageOf({}, initial)]);
+  // What the newest page covers, read when a fetched page lands (its coverage leaves that out).
   const newestNow = useRef(newest);
-  newestNow.current = newest;
+  useLayoutEffect(() => {
+    newestNow.current = newest;
+  }, [newest]);
   const inFlight = useRef(false);
   const warned = useRef(false);
 
