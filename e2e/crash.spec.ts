@@ -4,7 +4,7 @@
 // saw and can be continued. On the Postgres pass two servers recover the same orphans at once,
 // and each message is answered exactly once.
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { ChatClient, type StreamPart, type ThreadView, textOf } from "./support/chat-client";
 import {
@@ -200,10 +200,21 @@ test("SIGKILL mid-reply: the stored reply keeps what was streamed, marked interr
   }
 });
 
-test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not Stopped, and takes the stored copy once a server is back @own-server", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
+/** What a test does around the kill of the server streaming a reply to its page. */
+interface AroundKill {
+  /** Runs while the reply streams, before the kill. */
+  beforeKill?: (reply: Locator) => Promise<void>;
+  /** Runs once the page shows the reply interrupted, before a server comes back. */
+  afterKill: (sent: string) => Promise<void>;
+}
+
+/**
+ * A guest's page asks for a 40-word reply and the server streaming it is SIGKILLed. Once the
+ * page shows the reply interrupted, a server comes back on the same address: without a reload
+ * the page re-reads the thread and shows the stored reply, and Continue completes it, once.
+ * Returns the thread as stored at the end.
+ */
+async function killMidReplyThenContinue(page: Page, around: AroundKill): Promise<ThreadView> {
   const store = await freshStore();
   const servers: ServerProcess[] = [];
   const env = { ...store.env, BATON_LOCAL_DELAY_MS: "150" };
@@ -217,24 +228,21 @@ test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not S
     const composer = page.getByRole("textbox", { name: "Message" });
     const fact = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
     // `note`, not `remember`: a remembered fact is pinned by a tool call before the reply.
-    await composer.fill(`note ${fact}`);
+    const sent = `note ${fact}`;
+    await composer.fill(sent);
     await composer.press("Enter");
     const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
     await expect(reply).toContainText("word3");
     const threadId = page.url().split("/chat/")[1] ?? "";
     expect(threadId).not.toBe("");
 
-    // The reloaded page follows the server's live stream, and then that server dies.
-    await page.reload();
-    await expect(reply).toContainText("word6");
+    await around.beforeKill?.(reply);
     first.kill("SIGKILL");
     await first.waitForExit();
     const notice = page.getByTestId("interrupted-notice");
     await expect(notice).toBeVisible();
-    await expect(page.getByTestId("stopped-badge")).toHaveCount(0);
+    await around.afterKill(sent);
 
-    // A server comes back on the same address: without a reload the page re-reads the thread
-    // and shows the stored reply, which is what Continue goes on from.
     const second = await startServer({ env, port });
     servers.push(second);
     const view = await guest.waitUntilIdle(threadId);
@@ -250,63 +258,39 @@ test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not S
     const after = await guest.waitUntilIdle(threadId);
     expect(after.messages.at(-1)?.metadata?.status).toBe("complete");
     expect(textOf(after.messages.at(-1)).match(/word39/g)).toHaveLength(1);
+    return after;
   } finally {
     for (const server of servers) await server.stop();
     await store.dispose();
   }
+}
+
+test("SIGKILL while a reloaded page follows a reply: it reads interrupted, not Stopped, and takes the stored copy once a server is back @own-server", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await killMidReplyThenContinue(page, {
+    // The reloaded page follows the server's live stream, and then that server dies.
+    beforeKill: async (reply) => {
+      await page.reload();
+      await expect(reply).toContainText("word6");
+    },
+    afterKill: async () => {
+      await expect(page.getByTestId("stopped-badge")).toHaveCount(0);
+    },
+  });
 });
 
 test("SIGKILL while the page's own request streams the reply: it reads interrupted with Continue, not failed, and takes the stored copy once a server is back @own-server", async ({
   page,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const store = await freshStore();
-  const servers: ServerProcess[] = [];
-  const env = { ...store.env, BATON_LOCAL_DELAY_MS: "150" };
-  try {
-    const port = await freePort();
-    const first = await startServer({ env, port });
-    servers.push(first);
-    const guest = await ChatClient.guest(first.url);
-    await page.context().addCookies(guest.cookiesFor(first.url));
-    await page.goto(`${first.url}/`);
-    const composer = page.getByRole("textbox", { name: "Message" });
-    const fact = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
-    await composer.fill(`note ${fact}`);
-    await composer.press("Enter");
-    const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-    await expect(reply).toContainText("word3");
-    const threadId = page.url().split("/chat/")[1] ?? "";
-    expect(threadId).not.toBe("");
-
-    first.kill("SIGKILL");
-    await first.waitForExit();
-    const notice = page.getByTestId("interrupted-notice");
-    await expect(notice).toBeVisible();
-    await expect(page.getByText("The reply failed")).toHaveCount(0);
-    await expect(page.getByText(`note ${fact}`)).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath("own-request-killed.png") });
-
-    // Without a reload, the page re-reads the thread once a server is back on the same address
-    // and shows the stored reply, which Continue goes on from.
-    const second = await startServer({ env, port });
-    servers.push(second);
-    const view = await guest.waitUntilIdle(threadId);
-    const stored = view.messages.at(-1);
-    expect(stored?.metadata?.status).toBe("interrupted");
-    await expect
-      .poll(async () => ((await reply.textContent()) ?? "").includes(textOf(stored).trim()), {
-        timeout: 45_000,
-      })
-      .toBe(true);
-    await notice.getByRole("button", { name: "Continue" }).click();
-    await expect(reply).toContainText("word39", { timeout: 30_000 });
-    const after = await guest.waitUntilIdle(threadId);
-    expect(after.messages.at(-1)?.metadata?.status).toBe("complete");
-    expect(textOf(after.messages.at(-1)).match(/word39/g)).toHaveLength(1);
-    expect(after.messages.filter((m) => m.role === "user")).toHaveLength(1);
-  } finally {
-    for (const server of servers) await server.stop();
-    await store.dispose();
-  }
+  const after = await killMidReplyThenContinue(page, {
+    afterKill: async (sent) => {
+      await expect(page.getByText("The reply failed")).toHaveCount(0);
+      await expect(page.getByText(sent)).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath("own-request-killed.png") });
+    },
+  });
+  expect(after.messages.filter((m) => m.role === "user")).toHaveLength(1);
 });
