@@ -9,6 +9,7 @@ import {
   type Virtualizer,
 } from "@tanstack/react-virtual";
 import {
+  memo,
   type ReactNode,
   useCallback,
   useEffect,
@@ -26,6 +27,7 @@ import type { AgentRef, ChatMessage } from "@/lib/chat/types";
 import { measureRows } from "./measure-rows";
 import { type MessageActions, MessageView } from "./message-view";
 import { SteadyRows, viewTop } from "./steady-rows";
+import { useRowActions } from "./use-row-actions";
 
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
@@ -37,10 +39,17 @@ function rowKey(item: ListItem | undefined, index: number): string | number {
   return item.kind === "placeholder" ? `${item.key}:${item.count}` : item.key;
 }
 
-const NO_ACTIONS: MessageActions = {};
 const NO_IDS: ReadonlySet<string> = new Set();
 
-function CompactionMarker({ before, after }: { before: number; after: number }) {
+// The rows are memoized: the list renders again on every scroll frame, and a row whose props
+// did not change must not render with it.
+const CompactionMarker = memo(function CompactionMarker({
+  before,
+  after,
+}: {
+  before: number;
+  after: number;
+}) {
   return (
     <div className="flex items-center gap-3 px-4 py-2" data-testid="compaction-marker">
       <div aria-hidden="true" className="h-px flex-1 border-t border-dashed border-zinc-300" />
@@ -50,9 +59,15 @@ function CompactionMarker({ before, after }: { before: number; after: number }) 
       <div aria-hidden="true" className="h-px flex-1 border-t border-dashed border-zinc-300" />
     </div>
   );
-}
+});
 
-function Placeholder({ height, rowHeight }: { height: number; rowHeight: number }) {
+const Placeholder = memo(function Placeholder({
+  height,
+  rowHeight,
+}: {
+  height: number;
+  rowHeight: number;
+}) {
   return (
     <div aria-hidden="true" data-testid="message-placeholder" className="px-4" style={{ height }}>
       <div
@@ -64,7 +79,7 @@ function Placeholder({ height, rowHeight }: { height: number; rowHeight: number 
       />
     </div>
   );
-}
+});
 
 export interface MessageListProps {
   items: ListItem[];
@@ -187,7 +202,7 @@ export function MessageList({
       steady.measured(instance, items, index, size, !stick.current);
       return size;
     },
-    overscan: 4,
+    overscan: 1,
     paddingStart: 16,
     paddingEnd: 16,
     // A chat list: rows added or loaded above keep the view where it is, rows appended while
@@ -345,6 +360,8 @@ export function MessageList({
     [sessionStartIndex, virtualizer],
   );
 
+  const rowActions = useRowActions(actionsFor);
+
   // Only the last row of a streaming message (after a split, its new session's half) animates.
   const streamingRows = useMemo(() => {
     const rows = new Set<number>();
@@ -377,7 +394,7 @@ export function MessageList({
             waitingOnReset={resetRunning}
             queuedNote={queuedNote}
             agentName={item.agent?.name}
-            actions={actionsFor ? actionsFor(item.message) : NO_ACTIONS}
+            actions={rowActions(item.message)}
           />
         );
       case "session_divider":

@@ -5,6 +5,7 @@
 import { memo } from "react";
 import { Streamdown } from "streamdown";
 import { Button } from "@/components/ui/button";
+import { rehypePluginsFor } from "@/lib/chat/markdown-plugins";
 import { replyNotice } from "@/lib/chat/reply-notice";
 import { type ApprovalDecision, isToolPart, type ToolPart } from "@/lib/chat/tool-view";
 import type { ChatMessage } from "@/lib/chat/types";
@@ -122,8 +123,10 @@ export const MessageView = memo(function MessageView({
             block.kind === "text" ? (
               <Streamdown
                 key={block.key}
+                mode={streaming && i === blocks.length - 1 ? "streaming" : "static"}
                 isAnimating={streaming && i === blocks.length - 1}
                 components={messageMarkdownComponents}
+                rehypePlugins={rehypePluginsFor(block.text)}
               >
                 {block.text}
               </Streamdown>

@@ -4,6 +4,7 @@
 // runs, a placeholder that can cancel it, and while its handoff waits for review, the editor. A
 // continued thread's session 1 opens with the stored handoff it continues; a reset that failed on
 // its pins stands in the session it left alone.
+import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { SessionDividerItem } from "@/lib/chat/format-messages";
@@ -30,7 +31,8 @@ function Rule() {
   return <div aria-hidden="true" className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />;
 }
 
-export function SessionDivider({
+// Memoized: the message list renders again on every scroll frame (components/chat/message-list.tsx).
+export const SessionDivider = memo(function SessionDivider({
   item,
   onCancelReset,
   cancelling = false,
@@ -145,4 +147,4 @@ export function SessionDivider({
       </div>
     </div>
   );
-}
+});

@@ -1,6 +1,7 @@
 "use client";
 // Jumps between a thread's sessions: chips for a few, a menu for many; the current one follows
 // the reader's scroll position. A thread that names its agents shows each session's agent.
+import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import type { AgentRef } from "@/lib/chat/types";
 
@@ -19,7 +20,8 @@ function optionLabel(number: number, agents: Record<number, AgentRef> | undefine
   return agent ? `Session ${number} · ${agent.name}` : `Session ${number}`;
 }
 
-export function SessionNavigator({
+// Memoized: the message list it sits in renders again on every scroll frame.
+export const SessionNavigator = memo(function SessionNavigator({
   sessions,
   agents,
   current,
@@ -99,4 +101,4 @@ export function SessionNavigator({
       )}
     </nav>
   );
-}
+});
