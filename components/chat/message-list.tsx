@@ -32,6 +32,12 @@ import { useRowActions } from "./use-row-actions";
 /** How far from the bottom (px) still counts as "at the latest message". */
 const AT_END_PX = 48;
 const JUMP_SETTLE_MS = 1000;
+/**
+ * A list of up to this many rows is drawn whole: mounting them costs little once, and every
+ * message is then in the page (the browser's find sees it). A longer list draws the rows in view
+ * and one more on each side, since every row drawn costs the scroll frame that brings it in.
+ */
+const DRAWN_WHOLE = 40;
 
 /** The virtualizer's key: a placeholder standing for other messages is another row. */
 function rowKey(item: ListItem | undefined, index: number): string | number {
@@ -162,7 +168,7 @@ export function MessageList({
       steady.measured(instance, items, index, size, !stick.current);
       return size;
     },
-    overscan: 1,
+    overscan: items.length <= DRAWN_WHOLE ? DRAWN_WHOLE : 1,
     paddingStart: 16,
     paddingEnd: 16,
     // A chat list: rows added or loaded above keep the view where it is, rows appended while
