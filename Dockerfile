@@ -4,10 +4,12 @@
 # NODE_IMAGE lets a registry mirror, or a locally made base image, stand in for Docker Hub's.
 ARG NODE_IMAGE=node:20-slim
 
-# --- deps: the locked dependencies, cached until package-lock.json changes ---
+# --- deps: the locked dependencies, cached until package-lock.json or a patch changes ---
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# npm ci's postinstall applies these (patch-package): fixes to dependencies' own defects.
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 # --- build: `next build` with output "standalone" (next.config.ts) ---

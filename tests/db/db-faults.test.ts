@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, openDatabase, rowsOf } from "@/db/client";
 import { appendMessage } from "@/db/queries/messages";
 import { createThreadWithMessage } from "@/db/queries/threads";
 import { users } from "@/db/schema";
@@ -196,6 +196,29 @@ describe.skipIf(!process.env.DATABASE_URL)("terminated connections (Postgres onl
     );
     expect(result).toBe(2);
     expect(await getDb().select().from(users).where(eq(users.id, id))).toHaveLength(1);
+  });
+
+  it("fails only the statement a new connection's statement_timeout cancels, with nothing unhandled", async () => {
+    // A client of its own whose every statement may run 1 ms: whatever a new connection runs
+    // first is cancelled. Were that a query of the driver's own, its error would escape as an
+    // unhandled rejection (which ends a Node process) instead of failing the caller's statement.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const url = new URL(process.env.DATABASE_URL ?? "");
+    url.searchParams.set("statement_timeout", "1");
+    const strict = openDatabase({ url: url.toString() });
+    try {
+      await expect(strict.db.execute(sql`select pg_sleep(0.2)`)).rejects.toMatchObject({
+        cause: { code: "57014" },
+      });
+      // Unhandled rejections are reported on a later turn of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await strict.close();
+    }
   });
 
   it("gives up after the one retry: the route answers 503 and logs only the code", async () => {
