@@ -7,6 +7,7 @@ import { Streamdown } from "streamdown";
 import { messageMarkdownComponents } from "@/components/chat/markdown-components";
 import { Button } from "@/components/ui/button";
 import { copyText } from "@/components/ui/clipboard";
+import { rehypePluginsFor } from "@/lib/chat/markdown-plugins";
 import type { HandoffView } from "@/lib/chat/types";
 import { useExpandedHandoff } from "./expanded-handoffs";
 import { Chevron } from "./handoff-summary";
@@ -55,7 +56,14 @@ export function AgentBriefCard({
           tabIndex={0}
           className="prose prose-sm prose-zinc max-h-96 max-w-none overflow-y-auto break-words border-t border-zinc-200 px-3 py-3 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:prose-invert dark:border-zinc-800"
         >
-          <Streamdown components={messageMarkdownComponents}>{handoff.markdown}</Streamdown>
+          {/* Written whole before it is shown: parsed once, not block by block as a stream. */}
+          <Streamdown
+            mode="static"
+            components={messageMarkdownComponents}
+            rehypePlugins={rehypePluginsFor(handoff.markdown)}
+          >
+            {handoff.markdown}
+          </Streamdown>
         </section>
         <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <Button size="sm" onClick={() => void copyMarkdown()}>
