@@ -142,6 +142,8 @@ describe("a database that stays unreachable", () => {
 // PGlite runs inside the process: it has no connection that could be terminated.
 describe.skipIf(!process.env.DATABASE_URL)("terminated connections (Postgres only)", () => {
   let admin: postgres.Sql;
+  /** This file's own database (the app's), which the admin connection also opens. */
+  let fileUrl: URL;
 
   beforeAll(async () => {
     // The admin connection goes to this file's own database, so current_database() is the app's.
@@ -150,6 +152,7 @@ describe.skipIf(!process.env.DATABASE_URL)("terminated connections (Postgres onl
     );
     const url = new URL(process.env.DATABASE_URL ?? "");
     url.pathname = `/${row?.name}`;
+    fileUrl = url;
     admin = postgres(url.toString(), { max: 1, onnotice: () => {} });
   });
 
@@ -198,24 +201,44 @@ describe.skipIf(!process.env.DATABASE_URL)("terminated connections (Postgres onl
     expect(await getDb().select().from(users).where(eq(users.id, id))).toHaveLength(1);
   });
 
-  it("fails only the statement a new connection's statement_timeout cancels, with nothing unhandled", async () => {
-    // A client of its own whose every statement may run 1 ms: whatever a new connection runs
-    // first is cancelled. Were that a query of the driver's own, its error would escape as an
-    // unhandled rejection (which ends a Node process) instead of failing the caller's statement.
+  it("fails a new connection's first statement, and nothing else, when the driver's own query is cancelled", async () => {
+    // A new connection's first query is the driver's own (the array types, read from pg_type).
+    // With pg_type locked by another transaction that query waits, so the new connection's
+    // statement_timeout cancels it every time, however fast the server. Were its error dropped
+    // by the driver, it would also escape as an unhandled rejection, which ends a Node process.
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
-    const url = new URL(process.env.DATABASE_URL ?? "");
-    url.searchParams.set("statement_timeout", "1");
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = admin.begin(async (tx) => {
+      await tx`lock table pg_catalog.pg_type in access exclusive mode`;
+      locked();
+      await released;
+    });
+    // The database pg_type is locked in: each database has its own catalog.
+    const url = new URL(fileUrl);
+    url.searchParams.set("statement_timeout", "50");
     const strict = openDatabase({ url: url.toString() });
     try {
-      await expect(strict.db.execute(sql`select pg_sleep(0.2)`)).rejects.toMatchObject({
+      await isLocked;
+      // postgres.js fails the statement the connection was opened for with that error too: the
+      // caller gets it, where it can be handled (a lost connection's code is retried).
+      await expect(strict.db.execute(sql`select 1 as one`)).rejects.toMatchObject({
         cause: { code: "57014" },
       });
       // Unhandled rejections are reported on a later turn of the event loop.
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(unhandled).toEqual([]);
     } finally {
+      release();
+      await holding;
       process.off("unhandledRejection", onUnhandled);
       await strict.close();
     }
