@@ -289,9 +289,9 @@ try {
       await signIn.getByRole("button", { name: "Sign in" }).click();
       await signIn.getByText(seed.email).waitFor();
       await signIn.close();
-      // A server that has served this page before: its route code loaded and compiled. The first
-      // requests after a start load the route's modules and run unoptimized code (about 1 s, then
-      // 150-250 ms for the next few), which is the server warming up, not the page's cost.
+      // A server that has served this page before: its route code loaded. The first read after a
+      // start loads the route's modules (about 1 s to the first byte here, against 70-120 ms for
+      // the reads after it), which is the server warming up, not the page's cost.
       for (let i = 0; i < WARM_UP; i++) {
         const warm = await context.request.get(`/chat/${seed.threadId}`);
         if (!warm.ok()) throw new Error(`warm-up read of the thread page: ${warm.status()}`);

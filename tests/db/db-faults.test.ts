@@ -227,7 +227,8 @@ describe.skipIf(!process.env.DATABASE_URL)("terminated connections (Postgres onl
     url.searchParams.set("statement_timeout", "50");
     const strict = openDatabase({ url: url.toString() });
     try {
-      await isLocked;
+      // A lock that could not be taken fails here rather than leaving the test waiting.
+      await Promise.race([isLocked, holding]);
       // postgres.js fails the statement the connection was opened for with that error too: the
       // caller gets it, where it can be handled (a lost connection's code is retried).
       await expect(strict.db.execute(sql`select 1 as one`)).rejects.toMatchObject({
