@@ -1,14 +1,13 @@
-import { headers } from "next/headers";
 import { LinkNotice } from "@/components/handoffs/link-notice";
 import { GuestGate } from "@/components/sidebar/guest-gate";
 import { Sidebar } from "@/components/sidebar/sidebar";
-import { currentActor, pendingLinkNotices } from "@/lib/auth/server";
+import { pageActor } from "@/lib/auth/page-actor";
+import { pendingLinkNotices } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function ChatLayout({ children }: { children: React.ReactNode }) {
-  const requestHeaders = await headers();
-  const actor = await currentActor(requestHeaders);
+  const actor = await pageActor();
   if (!actor) return <GuestGate />;
   // Shown on the first page a user loads after account linking; the notice marks them seen.
   const notices = await pendingLinkNotices(actor);

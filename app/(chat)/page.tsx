@@ -1,17 +1,16 @@
-import { headers } from "next/headers";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { ContinueList } from "@/components/handoffs/continue-list";
 import { listAgentOptions } from "@/lib/agents/profile-api";
 import { defaultProfile } from "@/lib/agents/profiles";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
-import { currentActor } from "@/lib/auth/server";
+import { pageActor } from "@/lib/auth/page-actor";
 import { chatPageBasics } from "@/lib/chat/page-props";
 import type { ContextPart } from "@/lib/chat/types";
 
 export const dynamic = "force-dynamic";
 
 export default async function NewChatPage() {
-  const actor = await currentActor(await headers());
+  const actor = await pageActor();
   if (!actor) return null; // The layout starts a guest session first.
   const { models, defaultModel, maxMessageChars } = chatPageBasics();
   const agents = await listAgentOptions({ userId: actor.id });

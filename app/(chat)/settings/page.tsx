@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { ApiTokens } from "@/components/settings/api-tokens";
 import { GroomHandoffs } from "@/components/settings/groom-handoffs";
 import { ToolServersSettings } from "@/components/settings/tool-servers/tool-servers-settings";
-import { currentActor } from "@/lib/auth/server";
+import { pageActor } from "@/lib/auth/page-actor";
 import { handoffTtlDays } from "@/lib/handoff-api/groom";
 import { listTokens } from "@/lib/handoff-api/tokens";
 
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings · Baton" };
 
 export default async function SettingsPage() {
-  const actor = await currentActor(await headers());
+  const actor = await pageActor();
   if (!actor) return null; // The layout starts a guest session first.
   const tokens = await listTokens({ userId: actor.id });
   return (

@@ -1,9 +1,8 @@
-import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { listAgentOptions } from "@/lib/agents/profile-api";
-import { currentActor } from "@/lib/auth/server";
+import { pageActor } from "@/lib/auth/page-actor";
 import { chatPageBasics } from "@/lib/chat/page-props";
 import { loadThreadView } from "@/lib/chat/thread-view";
 
@@ -11,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const actor = await currentActor(await headers());
+  const actor = await pageActor();
   if (!actor) return null; // The layout starts a guest session first, then re-renders.
   if (!z.uuid().safeParse(id).success) notFound();
   const view = await loadThreadView({ userId: actor.id, threadId: id, limit: 200 });

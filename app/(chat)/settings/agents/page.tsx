@@ -1,17 +1,16 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { AgentsSettings } from "@/components/settings/agents/agents-settings";
 import { listProfileViews, newProfileDefaults } from "@/lib/agents/profile-api";
 import { PROFILE_TOOL_NAMES } from "@/lib/agents/profile-schema";
-import { currentActor } from "@/lib/auth/server";
+import { pageActor } from "@/lib/auth/page-actor";
 import { chatPageBasics } from "@/lib/chat/page-props";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Agents · Baton" };
 
 export default async function AgentsPage() {
-  const actor = await currentActor(await headers());
+  const actor = await pageActor();
   if (!actor) return null; // The layout starts a guest session first.
   const profiles = await listProfileViews({ userId: actor.id });
   const { models } = chatPageBasics();
