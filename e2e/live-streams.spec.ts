@@ -1,7 +1,9 @@
 // Replies and resets that survive a reload: a reload (or a second tab) mid-reply follows the
-// server's live stream to its end; a reload during a reset brings back its placeholder, the
-// queueing composer and the queued message, and both answers arrive under their questions; a
-// cancelled reset reads "Cancelling…" until its outcome, then answers the trigger first.
+// server's live stream to its end; the server's first HTML opens at the newest row and leaves
+// out a reply still streaming (it arrives live); a reload during a reset brings back its
+// placeholder, the queueing composer and the queued message, and both answers arrive under their
+// questions; a cancelled reset reads "Cancelling…" until its outcome, then answers the trigger
+// first.
 // The server is this spec's own: a slow offline model (so a reply streams for seconds), a small
 // context window and a slow handoff (so a reset stays in flight across a reload).
 import { expect, type Page, test } from "@playwright/test";
@@ -151,6 +153,58 @@ test.describe("@own-server live streams", () => {
     expect(((await chat.lastAssistantText().textContent()) ?? "").trim()).toBe(last);
     expect(final.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     await second.close();
+  });
+
+  test("the first HTML shows the newest rows at the bottom and leaves out a reply still streaming", async ({
+    page,
+    context,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const chat = await open(page);
+    await chat.sendMessage(`note mid-stream ${WORDS}`);
+    await expect(chat.lastAssistantText()).toContainText("word3");
+    const threadId = chat.threadId();
+    const streaming = async () => (await thread(page, threadId)).live.length > 0;
+    expect(await streaming()).toBe(true);
+
+    // The page as the server sends it, before any script: the same guest, JavaScript off.
+    const noScript = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await context.storageState(),
+    });
+    try {
+      const html = await noScript.newPage();
+      /** Opens the page's first HTML: the question in view, the newest row at the bottom. */
+      const firstHtml = async () => {
+        await html.goto(`${server.url}/chat/${threadId}`);
+        const question = html.locator('[data-testid="message"][data-role="user"]').last();
+        await expect(question).toContainText("note mid-stream word0");
+        await expect(question).toBeInViewport();
+        const scroller = await html.getByTestId("message-scroller").boundingBox();
+        const newest = await html.getByTestId("message").last().boundingBox();
+        if (!scroller || !newest) throw new Error("the first HTML has no scroller or no rows");
+        // The newest row ends at the scroller's bottom (its padding aside), where the browser's
+        // list will open it.
+        expect(scroller.y + scroller.height - (newest.y + newest.height)).toBeLessThan(48);
+        return html.locator('[data-testid="message"][data-role="assistant"]');
+      };
+      // Streaming now: its row arrives live, so the first HTML leaves it out rather than show a
+      // snapshot the live stream would then replace.
+      await expect(await firstHtml()).toHaveCount(0);
+      // Read while the reply was still streaming: the server's answer is not a finished thread's.
+      expect(await streaming()).toBe(true);
+
+      await chat.waitForReplyDone();
+      await idleThread(page, threadId);
+      // Finished: the same page now holds the reply, under its question.
+      const replies = await firstHtml();
+      await expect(replies).toHaveCount(1);
+      await expect(replies).toContainText("word59");
+      await expect(replies).toBeInViewport();
+    } finally {
+      await noScript.close();
+    }
   });
 
   test("a reload during a reset brings back its placeholder and queue, and both answers arrive", async ({
