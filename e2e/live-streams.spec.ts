@@ -162,7 +162,9 @@ test.describe("@own-server live streams", () => {
   }) => {
     test.setTimeout(120_000);
     const chat = await open(page);
-    await chat.sendMessage(`note mid-stream ${WORDS}`);
+    // A reply of ~18 s, so it is still streaming after the page below is read on a busy machine.
+    const words = Array.from({ length: 150 }, (_, i) => `word${i}`).join(" ");
+    await chat.sendMessage(`note mid-stream ${words}`);
     await expect(chat.lastAssistantText()).toContainText("word3");
     const threadId = chat.threadId();
     const streaming = async () => (await thread(page, threadId)).live.length > 0;
@@ -200,7 +202,7 @@ test.describe("@own-server live streams", () => {
       // Finished: the same page now holds the reply, under its question.
       const replies = await firstHtml();
       await expect(replies).toHaveCount(1);
-      await expect(replies).toContainText("word59");
+      await expect(replies).toContainText("word149");
       await expect(replies).toBeInViewport();
     } finally {
       await noScript.close();
