@@ -1,16 +1,16 @@
 // Start-up hook. The Node-only work sits behind the NEXT_RUNTIME check (which the bundler
 // resolves at build time) so the edge build never sees Node modules. NEXT_RUNTIME is the only
-// variable read outside lib/env.ts: it is a constant Next writes into each bundle, not a
+// variable read outside core/env.ts: it is a constant Next writes into each bundle, not a
 // setting, and reading it through a function would keep the Node-only import in the edge build.
 // The environment is validated when next.config.ts is loaded (`next dev`, `next build`, `next
 // start`), and again here: the standalone server (`node .next/standalone/server.js`, what the
 // image runs) never loads next.config.ts.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { exitOnInvalidEnv } = await import("./lib/env");
+    const { exitOnInvalidEnv } = await import("./core/env");
     exitOnInvalidEnv();
     // Whatever Next.js or a library prints goes through the same filter as Baton's own log.
-    const { guardConsole, log } = await import("./lib/log");
+    const { guardConsole, log } = await import("./core/log");
     guardConsole();
     try {
       const { installFrontDoor } = await import("./lib/http/front-door");

@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { exitOnInvalidEnv, serverEnv } from "./lib/env";
+import { exitOnInvalidEnv, serverEnv } from "./core/env";
 import { securityHeaderRules } from "./lib/http/security-headers";
 
 // `next dev`, `next build` and `next start` all evaluate this file first (after loading .env
@@ -28,7 +28,7 @@ const config: NextConfig = {
   // without a port), are trusted here too. Production servers never read this setting.
   allowedDevOrigins: ["127.0.0.1", ...devHostNames(serverEnv().BATON_ALLOWED_HOSTS ?? [])],
   // Lets parallel builds (e.g. two e2e runs on one machine) use separate output folders. A build
-  // tool's setting, not the app's, so it is read here rather than in lib/env.ts.
+  // tool's setting, not the app's, so it is read here rather than in core/env.ts.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // Security headers on every response; pages get their nonce CSP from proxy.ts.
   headers: async () => securityHeaderRules(),

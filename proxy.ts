@@ -3,7 +3,7 @@
 // every page renders per request (app/layout.tsx makes sure of that). The other security headers
 // come from next.config.ts for every path; see lib/http/security-headers.ts.
 import { type NextRequest, NextResponse } from "next/server";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 export function proxy(request: NextRequest) {

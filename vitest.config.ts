@@ -14,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["core/**/*.test.ts", "lib/**/*.test.ts", "app/**/*.test.ts"],
           environment: "node",
         },
       },

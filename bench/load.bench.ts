@@ -3,7 +3,7 @@
 // rounds; the figure is each turn's time from sending POST /api/chat to the first `text-delta`
 // event of its SSE body. A turn errs when it answers other than 200 (a 429 included), its stream
 // ends without a text delta, or it carries an `error` event. One server, the offline model with
-// no delay between words, the e2e rate limits (lib/env.ts variables, e2e/support/server-process.ts).
+// no delay between words, the e2e rate limits (core/env.ts variables, e2e/support/server-process.ts).
 //
 // Run: npx tsx --conditions=react-server bench/load.bench.ts
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx --conditions=react-server bench/load.bench.ts

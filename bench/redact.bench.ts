@@ -3,7 +3,7 @@
 // field to a 200 kB message, to show the cost grows linearly with length.
 // Run: npx tsx bench/redact.bench.ts   (BENCH_SAMPLES=… per size)
 import { performance } from "node:perf_hooks";
-import { redactText } from "@/lib/redact/engine";
+import { redactText } from "@/core/redact/engine";
 import { SECRET_CASES } from "@/tests/support/secret-corpus";
 import { ms, percentile, table } from "./support";
 

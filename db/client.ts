@@ -7,7 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { type ServerEnv, serverEnv } from "@/lib/env";
+import { type ServerEnv, serverEnv } from "@/core/env";
 import { withConnectionRetry } from "./retry";
 import * as schema from "./schema";
 

@@ -1,8 +1,8 @@
 // `npm run db:migrate`: applies migrations. On PGlite it takes the folder lock first, so it
 // refuses a folder a running server holds (the server applies migrations itself at start-up).
 import path from "node:path";
-import { EnvError, serverEnv } from "@/lib/env";
-import { log } from "@/lib/log";
+import { EnvError, serverEnv } from "@/core/env";
+import { log } from "@/core/log";
 import { dataDir, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { lockFolderOrExit } from "./server-lock";

@@ -6,7 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import type { DatabaseHandle } from "./client";
 
 export const MIGRATIONS_FOLDER = path.join(

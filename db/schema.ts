@@ -14,8 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { AgentBrief, MessageStatus, SessionTrigger } from "@/lib/chat/types";
-import type { PlanItem } from "@/lib/workspace/plan-items";
+import type { PlanItem } from "@/core/plan-items";
+import type { AgentBrief, MessageStatus, SessionTrigger } from "@/core/types";
 import { BUILTIN_TOOL_NAMES } from "../lib/agents/tool-names";
 
 /*

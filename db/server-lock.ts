@@ -25,7 +25,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { log } from "@/lib/log";
+import { log } from "@/core/log";
 
 export const LOCK_FILE = "baton-server.lock";
 export const HEARTBEAT_MS = 2_000;

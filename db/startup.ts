@@ -2,7 +2,7 @@
 // so no separate migration process may open it beside the server. For PGlite the folder lock
 // comes first of all, before anything opens the database (db/server-lock.ts).
 import path from "node:path";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import { dataDir, getDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { lockFolderOrExit } from "./server-lock";

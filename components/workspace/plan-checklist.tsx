@@ -4,7 +4,7 @@
 // the plan (update_plan).
 import * as Collapsible from "@radix-ui/react-collapsible";
 import { useState } from "react";
-import type { PlanItem, PlanItemStatus } from "@/lib/workspace/plan-items";
+import type { PlanItem, PlanItemStatus } from "@/core/plan-items";
 
 const STATUS_TEXT: Record<PlanItemStatus, string> = {
   pending: "pending",

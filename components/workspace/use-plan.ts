@@ -2,8 +2,8 @@
 // The thread's plan for the checklist: read from the plan API on load, then kept current by the
 // `update_plan` results streaming in (a result newer than what was loaded wins).
 import { useEffect, useMemo, useState } from "react";
+import type { PlanItem } from "@/core/plan-items";
 import type { StreamedPlan } from "@/lib/chat/tool-view";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import { fetchPlan, type WorkspaceBase } from "./workspace-api";
 
 export function usePlan(

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
 import { handoffRevisions, sessions, threads } from "../schema";
 import { acceptHandoff, lockHandoff } from "./handoff-writes";

@@ -2,7 +2,7 @@
 // the owner's expired records and those whose thread is gone.
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { getDb, rowsOf } from "../client";
 import {
   handoffReceipts,

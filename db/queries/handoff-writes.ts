@@ -2,8 +2,8 @@
 // passes, the retry-safe upsert, idempotent acceptance and the row locks their transactions take.
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { AgentBrief } from "@/lib/chat/types";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
+import type { AgentBrief } from "@/core/types";
 import { redactBrief } from "@/lib/handoff/agent-brief";
 import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
 import { contentId as contentIdOf } from "@/lib/handoff/content-id";

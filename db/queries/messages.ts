@@ -1,8 +1,8 @@
 import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
-import type { MessageStatus } from "@/lib/chat/types";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
+import type { MessageStatus } from "@/core/types";
 import { type Database, getDb } from "../client";
 import { type Message, type MessageUsage, messageColumns, messages, threads } from "../schema";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
 import { type Message, messageColumns, messages } from "../schema";
 import { allocateSeq, messageRow, type NewMessage } from "./messages";

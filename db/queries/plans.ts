@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
+import type { PlanItem } from "@/core/plan-items";
 import { WorkspaceError } from "@/lib/workspace/errors";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import { type ThreadPlan, threadPlans, threads } from "../schema";
 import type { Executor } from "./workspace";
 

@@ -3,7 +3,7 @@
 // never deleted from under a thread that is being moved onto it.
 import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
 import { type AgentProfile, agentProfiles, type Thread, threads } from "../schema";
 import type { Tx } from "./handoff-writes";

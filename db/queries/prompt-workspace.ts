@@ -3,7 +3,7 @@
 // them. Read before every model call, so it is one round trip rather than two.
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { PlanItem } from "@/lib/workspace/plan-items";
+import type { PlanItem } from "@/core/plan-items";
 import { threadPlans, threads, workspaceFiles } from "../schema";
 import type { Executor } from "./workspace";
 

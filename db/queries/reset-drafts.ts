@@ -3,7 +3,7 @@
 // the draft together with its reset row, in one transaction.
 import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
-import type { SessionTrigger } from "@/lib/chat/types";
+import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
 import {
   type DroppedRecord,

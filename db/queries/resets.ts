@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
-import type { SessionTrigger } from "@/lib/chat/types";
+import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
 import {
   type ChatSession,

@@ -2,7 +2,7 @@
 // user's server is not found. The sealed token is read here and nowhere returned by the API.
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
 import { type ToolServer, toolServers } from "../schema";
 

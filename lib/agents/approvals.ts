@@ -3,12 +3,12 @@
 // this thread's waiting run — the stored message stays the truth for everything else. The first
 // answer wins: a second one (another tab) is refused with what the first decided.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { getMessage } from "@/db/queries/messages";
 import { claimAwaitingRun, getAwaitingRun, settleAwaitingRuns } from "@/db/queries/runs";
 import { getCurrentSession } from "@/db/queries/sessions";
 import type { Message, Run } from "@/db/schema";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import {
   type ApprovalAnswer,

@@ -1,11 +1,11 @@
 // Continue: a reply its server was interrupted in (status `interrupted`) goes on where it
 // stopped — same message, same run — once its unfinished calls are settled as interrupted.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { getMessage, listThreadMessages, updateMessage } from "@/db/queries/messages";
 import { claimInterruptedRun } from "@/db/queries/run-claims";
 import type { Message, Run } from "@/db/schema";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { BatonError } from "@/lib/errors";
 import { settleInterruptedCalls } from "./tool-parts";
 
 const cannotContinue = () => new BatonError("conflict:message", "This reply cannot be continued.");

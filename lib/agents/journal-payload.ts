@@ -1,9 +1,9 @@
 // The form a run event's payload is stored in (docs/journal.md): every string masked by the
 // project's redaction engine, long strings, long arrays and deep nesting cut with a note of what
 // was left out, and the whole at most 8 KiB of JSON. Pure, so the limits are tested directly.
-import { redactText } from "@/lib/redact/engine";
-import { ENTROPY_KEYWORDS } from "@/lib/redact/entropy";
-import { type RedactionKind, redactionMarker } from "@/lib/redact/kinds";
+import { redactText } from "@/core/redact/engine";
+import { ENTROPY_KEYWORDS } from "@/core/redact/entropy";
+import { type RedactionKind, redactionMarker } from "@/core/redact/kinds";
 
 export const PAYLOAD_LIMITS = {
   /** Characters kept of one string; the rest is replaced by "… [truncated N chars]". */

@@ -2,10 +2,10 @@
 // which stretch, its tool calls, approvals, handoffs and resets. The run loop records events
 // through a RunJournal; each payload is redacted and capped (./journal-payload.ts) first.
 import "server-only";
+import { log } from "@/core/log";
 import type { Database } from "@/db/client";
 import { appendRunEvent } from "@/db/queries/run-events";
 import type { RunEvent } from "@/db/schema";
-import { log } from "@/lib/log";
 import { cappedPayload } from "./journal-payload";
 
 export { cappedPayload, PAYLOAD_LIMITS } from "./journal-payload";

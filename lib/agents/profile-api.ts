@@ -2,6 +2,7 @@
 // but never changed, a user's own are created, patched and deleted, and every profile leaves as
 // one JSON shape (profileJson), parsed so no stored column leaks.
 import "server-only";
+import { BatonError, fieldErrorsOf } from "@/core/errors";
 import {
   createProfile,
   deleteProfile,
@@ -19,7 +20,6 @@ import {
   DEFAULT_REVIEW_RESETS,
   profileThresholdsSchema,
 } from "@/lib/context/policy";
-import { BatonError, fieldErrorsOf } from "@/lib/errors";
 import type { CreateProfileBody, PatchProfileBody } from "./profile-schema";
 import {
   type AgentOption,

@@ -1,6 +1,6 @@
 // The Agents settings form's values (what its inputs hold, as text) and the request body they
 // become, and the API's field errors sorted onto the form's fields. Pure; no server imports.
-import type { FieldErrors } from "@/lib/errors";
+import type { FieldErrors } from "@/core/errors";
 import type { CONTEXT_STRATEGIES, ProfileView } from "./profile-view";
 
 export interface ProfileFormValues {

@@ -2,6 +2,8 @@
 // with. The built-in `default` profile needs no row; a user's own live in agent_profiles, keyed
 // by (owner, slug).
 import "server-only";
+import { serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
 import { getProfile, listProfiles } from "@/db/queries/profiles";
 import type { AgentProfile, ProfileDelegation, ReviewResets } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
@@ -15,8 +17,6 @@ import {
   profileThresholdsSchema,
   REVIEW_RESETS,
 } from "@/lib/context/policy";
-import { serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
 import { BUILTIN_TOOL_NAMES, HANDOFF_TOOL_NAMES } from "./tool-names";
 
 export interface Profile {

@@ -6,6 +6,7 @@
 // answered in seq order, each answer directly under its question, claimed once across servers.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { log } from "@/core/log";
 import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
@@ -26,7 +27,6 @@ import { getThread } from "@/db/queries/threads";
 import type { Message, Run, Thread } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { log } from "@/lib/log";
 import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
 import { agentModelId, resolveProfile } from "./profiles";
 import { trackRecovery } from "./recovery-registry";

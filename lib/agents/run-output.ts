@@ -3,9 +3,9 @@
 // session it belongs to, so what is stored is exactly what the live stream showed.
 import "server-only";
 import { readUIMessageStream, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
+import { log } from "@/core/log";
 import type { ChatSession } from "@/db/schema";
 import type { ChatMessage, ContextPart, SessionPart } from "@/lib/chat/types";
-import { log } from "@/lib/log";
 
 type Chunk = UIMessageChunk<ChatMessage["metadata"], never> | Parameters<Writer["write"]>[0];
 type Writer = UIMessageStreamWriter<ChatMessage>;

@@ -3,9 +3,9 @@
 // Every write of the message — these saves and the leg's final store — goes through one queue,
 // so an older snapshot can never land after the final parts.
 import "server-only";
+import { log } from "@/core/log";
 import { savePartialParts } from "@/db/queries/messages-partial";
 import type { ChatMessage } from "@/lib/chat/types";
-import { log } from "@/lib/log";
 
 export const SAVE_INTERVAL_MS = 500;
 

@@ -11,6 +11,8 @@ import {
   type ToolSet,
   type UIMessageStreamWriter,
 } from "ai";
+import { BatonError } from "@/core/errors";
+import { log } from "@/core/log";
 import { updateMessage } from "@/db/queries/messages";
 import { appendMessageAfter } from "@/db/queries/placement";
 import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
@@ -24,8 +26,6 @@ import { draftAheadSoon } from "@/lib/context/draft-ahead";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { decideContextAction } from "@/lib/context/policy";
 import { systemPromptFor } from "@/lib/context/session-context";
-import { BatonError } from "@/lib/errors";
-import { log } from "@/lib/log";
 import { startChatTurn } from "@/lib/metrics";
 import { recordStream } from "@/lib/streams/record";
 import { registerLiveStream } from "@/lib/streams/stop-registry";

@@ -4,6 +4,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
+import { BatonError } from "@/core/errors";
 import type { StoredHook } from "@/db/queries/messages";
 import { listSessionMessages } from "@/db/queries/messages";
 import { claimRequest, claimStoredRequest } from "@/db/queries/run-claims";
@@ -17,7 +18,6 @@ import { approvalReplyOf } from "@/lib/chat/approval-request";
 import { type ChatRequest, messageText, titleFromMessage } from "@/lib/chat/request";
 import { writeTitleSoon } from "@/lib/chat/thread-title";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { BatonError } from "@/lib/errors";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";

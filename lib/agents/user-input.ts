@@ -2,6 +2,7 @@
 // message (queued while a reset runs), replace the latest one (edit-and-resend), or drop the
 // last reply (regenerate). An open approval is denied first: the user moved on without it.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import {
   appendMessage,
   getMessage,
@@ -16,7 +17,6 @@ import type { ChatSession, Message } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
 import type { UserMessageInput } from "@/lib/chat/request";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { BatonError } from "@/lib/errors";
 import { countQueuedMessage } from "@/lib/metrics";
 import { denyUnansweredApprovals } from "./approvals";
 

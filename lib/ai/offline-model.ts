@@ -13,8 +13,8 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { serverEnv } from "@/core/env";
 import { salientTitle } from "@/lib/chat/salient-title";
-import { serverEnv } from "@/lib/env";
 import { decideToolStep } from "./offline-agent";
 import { continuationOf, remainderAfter } from "./offline-continue";
 import {

@@ -2,11 +2,10 @@
 // the tool calls made since with their results, and the plan as the prompt shows it (the plan
 // block of the system prompt, then every later update_plan call). Pure functions of the prompt.
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import type { PlanItem, PlanItemStatus } from "@/core/plan-items";
 import { parsePlanBlock } from "@/lib/agents/tools/prompt-blocks";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { CARRIED_OVER_CLOSE_TAG, CARRIED_OVER_OPEN_TAG } from "@/lib/handoff/brief";
-
-import type { PlanItem, PlanItemStatus } from "@/lib/workspace/plan-items";
 
 export type { PlanItem };
 

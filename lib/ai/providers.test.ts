@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseEnv, type RawEnv } from "@/lib/env";
+import { parseEnv, type RawEnv } from "@/core/env";
 import {
   defaultModelId,
   getLanguageModel,

@@ -5,8 +5,8 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { type ServerEnv, serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
+import { type ServerEnv, serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
 import { createOfflineModel } from "./offline-model";
 import { OFFLINE_MODEL_ID, providerOf } from "./registry";
 

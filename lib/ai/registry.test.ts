@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/core/env";
 import { resolveModelInfo, resolveStrategy } from "./registry";
 
 const NO_ENV = {};

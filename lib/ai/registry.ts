@@ -2,7 +2,7 @@
 // matched by longest prefix, with env overrides, and for a compatible server the window it said
 // it runs (lib/ai/server-windows.ts, asked in the background). Otherwise pure: it reads only the
 // parsed environment it is given (the process's by default).
-import { type ServerEnv, serverEnv } from "@/lib/env";
+import { type ServerEnv, serverEnv } from "@/core/env";
 import { knownServerWindow, type ServerWindowSource } from "./server-windows";
 
 export type ResetOrCompact = "reset" | "compact";

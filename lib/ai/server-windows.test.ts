@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/core/env";
 import { modelWindowSource, resolveModelInfo } from "./registry";
 import {
   askServerWindow,

@@ -2,8 +2,8 @@
 // once per (server, model) and cached (a server that said nothing is asked again a minute later). Asking happens in the background (at start-up, or the first
 // time a model is used): a chat turn never waits for it, and uses the registry's fallback until
 // the answer is in.
-import { type ServerEnv, serverEnv } from "@/lib/env";
-import { log } from "@/lib/log";
+import { type ServerEnv, serverEnv } from "@/core/env";
+import { log } from "@/core/log";
 
 /** Where a compatible model's window came from (the registry adds its own sources). */
 export type ServerWindowSource =

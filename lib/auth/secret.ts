@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type ServerEnv, serverEnv } from "@/lib/env";
+import { type ServerEnv, serverEnv } from "@/core/env";
 
 export function resolveAuthSecret(
   dir: string,

@@ -8,6 +8,9 @@ import { createAuthEndpoint, sessionMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { anonymous } from "better-auth/plugins";
 import { z } from "zod";
+import { type ServerEnv, serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
+import { logFromLibrary } from "@/core/log";
 import { dataDir, getDb } from "@/db/client";
 import {
   type ContentIdFor,
@@ -20,11 +23,8 @@ import { transferProfiles } from "@/db/queries/profile-transfer";
 import { transferThreads } from "@/db/queries/threads";
 import { transferToolServers } from "@/db/queries/tool-server-transfer";
 import { authAccounts, authSessions, authVerifications, users } from "@/db/schema";
-import { type ServerEnv, serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
 import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
-import { logFromLibrary } from "@/lib/log";
 import { resolveAuthSecret } from "./secret";
 
 function extraHosts(env: ServerEnv): string[] {

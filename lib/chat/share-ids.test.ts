@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { newShareToken } from "./share";
 import { MAX_CURSOR_SEQ, shareIds } from "./share-ids";
 

@@ -5,7 +5,7 @@
 // and change when the owner revokes the link and shares again.
 import "server-only";
 import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 
 /** Kinds of id a shared view replaces; part of the derivation, so two kinds never collide. */
 export type SharedIdKind = "message" | "session" | "handoff" | "part" | "agent";

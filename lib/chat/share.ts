@@ -6,9 +6,9 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { BatonError } from "@/core/errors";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
 import { getThread } from "@/db/queries/threads";
-import { BatonError } from "@/lib/errors";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { isDefaultAgent } from "./agent-refs";
 import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";

@@ -4,10 +4,10 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText } from "ai";
+import { log } from "@/core/log";
+import { redactText } from "@/core/redact/engine";
 import { replaceTitleIfUnchanged } from "@/db/queries/threads";
 import { OFFLINE_TITLE_MARKER } from "@/lib/ai/offline-model";
-import { log } from "@/lib/log";
-import { redactText } from "@/lib/redact/engine";
 import { cleanModelTitle, NO_TITLE, salientTitle } from "./salient-title";
 
 export const TITLE_INSTRUCTION = [

@@ -2,7 +2,7 @@
 // status, a one-line summary of its input, a preview of its result, and what the files panel
 // and the plan checklist learn from the results streaming in. Pure: no I/O, no React.
 import { getToolOrDynamicToolName, isToolUIPart } from "ai";
-import { type PlanItem, planItemsSchema } from "@/lib/workspace/plan-items";
+import { type PlanItem, planItemsSchema } from "@/core/plan-items";
 import type { ChatMessage } from "./types";
 
 type Part = ChatMessage["parts"][number];

@@ -2,14 +2,11 @@
 // and data parts (docs/streams.md), and the session summaries the thread API returns beside
 // messages.
 import type { UIMessage } from "ai";
+import type { AgentBrief, AgentRef, MessageStatus, SessionTrigger } from "@/core/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 
-/**
- * `partial`: streaming, or stopped by the user. `interrupted`: cut off by a server that died
- * while streaming it (what was streamed is kept; the user may Continue or Regenerate).
- */
-export type MessageStatus = "complete" | "partial" | "queued" | "error" | "interrupted";
-export type SessionTrigger = "initial" | "threshold" | "manual" | "agent_handoff" | "continuation";
+export type { AgentBrief, AgentRef, MessageStatus, SessionTrigger };
+
 export type ContextStrategy = "reset" | "compact" | "off";
 
 export interface MessageMetadata {
@@ -118,30 +115,6 @@ export interface CompactionPart {
 }
 
 /** An agent as the thread shows it: its slug (public name) and display name. */
-export interface AgentRef {
-  id: string;
-  name: string;
-}
-
-/**
- * What one agent handed the next (handoff_to_agent's `handoff` argument, normalized). Stored
- * with the handoff revision of kind `agent_handoff`; `markdown` of that revision is the brief as
- * the target read it (lib/agents/handoff/brief.ts).
- */
-export interface AgentBrief {
-  from: AgentRef;
-  to: AgentRef;
-  objective: string;
-  title?: string;
-  reason?: string;
-  contextSummary?: string;
-  workspaceRefs: string[];
-  mustPreserve: string[];
-  completionCriteria: string[];
-  /** Any other fields the source passed, rendered under "Additional Instructions". */
-  additional: Record<string, string>;
-}
-
 /** The live stream's record of an accepted agent handoff (the divider before reload). */
 export interface AgentHandoffPart {
   from: AgentRef;

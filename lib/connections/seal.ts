@@ -4,9 +4,9 @@
 // reported unreadable (the user enters it again) instead of failing as corrupt.
 import "server-only";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { serverEnv } from "@/core/env";
 import { dataDir } from "@/db/client";
 import { resolveAuthSecret } from "@/lib/auth/secret";
-import { serverEnv } from "@/lib/env";
 
 const INFO = "baton/tool-server-token/v1";
 const VERSION = "v1";

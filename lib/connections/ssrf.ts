@@ -11,7 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import { Readable } from "node:stream";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import { addressRefusal, bareHost, isAllowedHost } from "./addresses";
 import { ToolServerError } from "./errors";
 

@@ -3,6 +3,7 @@
 // policy refuses is a 400 on `url` that stores nothing; a server that cannot be reached is
 // stored anyway, with the failure as its `lastError`.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import {
   deleteToolServer,
   getToolServer,
@@ -11,7 +12,6 @@ import {
   updateToolServer,
 } from "@/db/queries/tool-servers";
 import type { ToolServer, ToolServerTokenState } from "@/db/schema";
-import { BatonError } from "@/lib/errors";
 import { ToolServerError } from "./errors";
 import { type ClientOptions, listRemoteTools } from "./mcp-client";
 import { targetOf, tokenFields, UNREADABLE_TOKEN_MESSAGE, withTokenState } from "./server-token";

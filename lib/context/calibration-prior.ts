@@ -2,8 +2,8 @@
 // first reported call (a new thread, the session after a reset). Seeded once per family from the
 // ratios stored on recent sessions, then moved by every call of the family this process makes.
 import "server-only";
+import { log } from "@/core/log";
 import { recentTokenRatios } from "@/db/queries/sessions";
-import { log } from "@/lib/log";
 import { type CallSample, FamilyPriors, modelFamily } from "./calibration";
 
 const priors = new FamilyPriors();

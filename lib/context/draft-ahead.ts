@@ -4,6 +4,7 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { convertToModelMessages } from "ai";
+import { log } from "@/core/log";
 import { getDb } from "@/db/client";
 import { getAheadDraft, saveAheadDraft, takeAheadDraft } from "@/db/queries/ahead-drafts";
 import { getActiveReset, sumTokensSince } from "@/db/queries/resets";
@@ -16,7 +17,6 @@ import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { mergeIntoDraft } from "@/lib/handoff/draft-merge";
 import { redactArtifact } from "@/lib/handoff/redact";
-import { log } from "@/lib/log";
 import { type HandoffWriterInput, writeHandoffArtifact } from "./handoff-writer";
 import { loadSessionContext } from "./session-context";
 

@@ -1,6 +1,7 @@
 // Manual resets (`POST /api/threads/{id}/reset`): the same reset as a threshold one, keyed by
 // (thread, fromSession) so that repeated or concurrent requests all get the one session made.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { getResetDraft } from "@/db/queries/reset-drafts";
 import { cancelReset, getReset } from "@/db/queries/resets";
 import { getCurrentSession } from "@/db/queries/sessions";
@@ -10,7 +11,6 @@ import { resolveProfile } from "@/lib/agents/profiles";
 import { getLanguageModel } from "@/lib/ai/providers";
 import { draftViewOf } from "@/lib/chat/draft-view";
 import type { DraftView, HandoffView } from "@/lib/chat/types";
-import { BatonError } from "@/lib/errors";
 import { committedSessionOf, performReset, waitForReset } from "./reset";
 import { afterDraftEnded, expireThreadDrafts } from "./review-reset";
 import { loadSessionContext, measureContext } from "./session-context";

@@ -1,7 +1,8 @@
 // Facts a handoff takes from the run, never from the model: the paths the session changed, the
 // thread's plan, the step in flight and the calls still awaiting approval. Pure.
+
+import type { PlanItem } from "@/core/plan-items";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 
 export interface RunFacts {
   /** Paths written, edited or deleted in the session that ends (spilled results excluded). */

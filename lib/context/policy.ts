@@ -2,10 +2,10 @@
 // before the next model call. Pure and synchronous; the turn runner measures, asks, acts, then
 // asks again.
 import { z } from "zod";
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD } from "@/core/context-defaults";
 import type { ContextStrategy } from "@/lib/chat/types";
 
-export const DEFAULT_RESET_THRESHOLD = 0.8;
-export const DEFAULT_COMPACT_THRESHOLD = 0.5;
+export { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD };
 /** The largest share of the context window a carried-over brief may take. */
 export const DEFAULT_BRIEF_SHARE = 0.2;
 /** Past this utilization the next handoff is drafted ahead in the background. */

@@ -2,6 +2,7 @@
 // takes at most the profile's share of the window, and session N+1 starts below the reset
 // threshold. Trims by meaning when it does not fit; says why when even the kept items are too much.
 import "server-only";
+import { redactText } from "@/core/redact/engine";
 import type { Profile } from "@/lib/agents/profiles";
 import { builtinToolTokens, continueLineTokens } from "@/lib/agents/run-context";
 import { estimateTokens } from "@/lib/ai/tokens";
@@ -9,7 +10,6 @@ import type { ContextResetPart, HandoffView } from "@/lib/chat/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { type DroppedItem, neverDroppedPart, trimArtifactToFit } from "@/lib/handoff/trim";
-import { redactText } from "@/lib/redact/engine";
 import { calibrated } from "./calibration";
 import { priorRatio } from "./calibration-prior";
 import { carriedOverBlockOf, systemPromptFor } from "./session-context";

@@ -2,6 +2,7 @@
 // with the prepared handoff as revision N and starts N+1; then runs parked on an approval in N
 // are settled and the stream hears `reset_complete`. A threshold, manual or reviewed reset ends here.
 import "server-only";
+import { redactText } from "@/core/redact/engine";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { type CommitResetInput, commitReset, getSessionById } from "@/db/queries/resets";
 import { settleAwaitingRuns } from "@/db/queries/runs";
@@ -14,7 +15,6 @@ import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { type Redaction, redactArtifact } from "@/lib/handoff/redact";
 import type { DroppedItem } from "@/lib/handoff/trim";
-import { redactText } from "@/lib/redact/engine";
 import { messageTokenCount } from "./message-tokens";
 import { handoffViewOf } from "./session-context";
 

@@ -4,6 +4,8 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { convertToModelMessages } from "ai";
+import { serverEnv } from "@/core/env";
+import { log } from "@/core/log";
 import { getDb } from "@/db/client";
 import { getResetDraft, storeResetDraft } from "@/db/queries/reset-drafts";
 import { acquireResetLease, finishResetWithoutCommit, getResetLiveness } from "@/db/queries/resets";
@@ -14,10 +16,8 @@ import { describePendingCall, pendingApprovalsOf } from "@/lib/agents/tool-parts
 import { draftViewOf } from "@/lib/chat/draft-view";
 import { messageText } from "@/lib/chat/request";
 import type { ContextResetPart, SessionTrigger } from "@/lib/chat/types";
-import { serverEnv } from "@/lib/env";
 import { consolidateArtifact } from "@/lib/handoff/consolidate";
 import { redactArtifact } from "@/lib/handoff/redact";
-import { log } from "@/lib/log";
 import { timeReset } from "@/lib/metrics";
 import { currentInstance } from "@/lib/runtime/instance";
 import { handoffForReset } from "./draft-ahead";

@@ -2,6 +2,8 @@
 // with the user's edits, cancelled, or expires. Whatever waited for it — messages queued behind
 // the draft, a run it suspended — goes on afterwards in the session the draft's end leaves.
 import "server-only";
+import { BatonError } from "@/core/errors";
+import { log } from "@/core/log";
 import { currentPinTexts, normalizePin, pinText, unpinTexts } from "@/db/queries/pins";
 import { type DraftEnd, expireDueDrafts, getResetDraft } from "@/db/queries/reset-drafts";
 import { getReset } from "@/db/queries/resets";
@@ -10,10 +12,8 @@ import { getThread } from "@/db/queries/threads";
 import type { DroppedRecord, ResetDraft } from "@/db/schema";
 import { answerAfterDraft } from "@/lib/agents/after-draft";
 import { resolveProfile } from "@/lib/agents/profiles";
-import { BatonError } from "@/lib/errors";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { redactArtifact } from "@/lib/handoff/redact";
-import { log } from "@/lib/log";
 import { currentInstance } from "@/lib/runtime/instance";
 import type { ManualResetResult } from "./manual-reset";
 import { boundArtifact } from "./reset-bound";

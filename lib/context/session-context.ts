@@ -1,6 +1,7 @@
 // What a session's model call sees — the profile's system prompt, the carried-over handoff
 // block, a compaction summary, the session's own messages — and how full that context is.
 import "server-only";
+import type { PlanItem } from "@/core/plan-items";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
 import { listSessionMessages } from "@/db/queries/messages";
 import { sumTokensSince } from "@/db/queries/resets";
@@ -18,7 +19,6 @@ import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import { calibrated } from "./calibration";
 import { priorRatio } from "./calibration-prior";
 import { computeUtilization, sessionContextTokens } from "./policy";

@@ -2,11 +2,11 @@
 // from a stored handoff's brief. Nothing is sent and nothing runs until the user writes.
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { BatonError } from "@/core/errors";
 import { startContinuationThread } from "@/db/queries/continuations";
 import { getHandoffWithRevision } from "@/db/queries/handoff-reads";
 import { defaultModelId, listConfiguredModels } from "@/lib/ai/providers";
 import { titleFromMessage } from "@/lib/chat/request";
-import { BatonError } from "@/lib/errors";
 import { type ApiIdentity, requireScope } from "./identity";
 
 export async function continueFromHandoff(

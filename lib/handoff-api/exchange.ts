@@ -2,8 +2,8 @@
 // import is an ordinary upsert: same rules, same retry safety, and — since the content id covers
 // key, revision and artifact — an export imported under its key and revision keeps its id.
 import "server-only";
+import { BatonError, fieldErrorsOf } from "@/core/errors";
 import { getCurrentHandoff, listHandoffRevisions } from "@/db/queries/handoff-reads";
-import { BatonError, fieldErrorsOf } from "@/lib/errors";
 import { HandoffMarkdownError, parseHandoffMarkdown } from "@/lib/handoff/markdown";
 import {
   EXPORT_DOCUMENT_FORMAT,

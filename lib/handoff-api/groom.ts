@@ -1,8 +1,8 @@
 // Grooming (docs/handoffs.md): deletes an owner's handoffs whose thread is gone or that have been idle
 // past the TTL, and says what it kept and why. A handoff a session starts from is always kept.
 import "server-only";
+import { type ServerEnv, serverEnv } from "@/core/env";
 import { groomHandoffs } from "@/db/queries/handoff-groom";
-import { type ServerEnv, serverEnv } from "@/lib/env";
 import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
 import { type GroomResult, groomResultSchema } from "./schemas";

@@ -2,6 +2,7 @@
 // reads, pages, accept, cancel and delete. Every write is redacted; every answer is parsed into
 // its schema.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { deleteHandoffByKey } from "@/db/queries/handoff-groom";
 import {
   getHandoffWithRevision,
@@ -9,7 +10,6 @@ import {
   listHandoffPage,
 } from "@/db/queries/handoff-reads";
 import type { Handoff, HandoffRevision, HandoffState, RedactionRecord } from "@/db/schema";
-import { BatonError } from "@/lib/errors";
 import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";

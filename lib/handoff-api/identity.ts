@@ -1,10 +1,10 @@
 // Who is calling the handoff API: a Better Auth session cookie (every scope) or an API token
 // (`Authorization: Bearer bt_…`, its own scopes). `created_by` comes from here, never a body.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { findApiTokenByHash, touchApiToken } from "@/db/queries/api-tokens";
 import type { ApiTokenScope } from "@/db/schema";
 import { currentActor } from "@/lib/auth/server";
-import { BatonError } from "@/lib/errors";
 import { hashApiToken, looksLikeApiToken } from "./tokens";
 
 export type ApiScope = ApiTokenScope;

@@ -2,6 +2,7 @@
 // envelope and refuses a live thread's own key; an acceptance answers a retry with its first
 // receipt and refuses a cancelled handoff; a cancel.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { cancelHandoff } from "@/db/queries/handoff-groom";
 import type { HandoffWithRevision } from "@/db/queries/handoff-reads";
@@ -15,7 +16,6 @@ import {
   writeHandoff,
 } from "@/db/queries/handoff-writes";
 import type { HandoffReceipt } from "@/db/schema";
-import { BatonError } from "@/lib/errors";
 
 /**
  * An upsert from the API: `writeHandoff` with the record's envelope kept where the caller left it

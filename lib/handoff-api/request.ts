@@ -1,7 +1,7 @@
 // The `{key}` segment of the handoff routes: decoded once more (keys never contain `%`, so a
 // client that encoded one twice still names it) and validated; a malformed key is a 400.
 import { z } from "zod";
-import { BatonError, type FieldErrors } from "@/lib/errors";
+import { BatonError, type FieldErrors } from "@/core/errors";
 import { handoffKeySchema } from "./schemas";
 
 const decodedKey = z.string().transform((raw, ctx) => {

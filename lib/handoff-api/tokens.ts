@@ -2,10 +2,10 @@
 // a short display prefix are stored. Managed from a browser session, never with a token.
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { BatonError } from "@/core/errors";
 import { insertApiToken, listApiTokens, revokeApiToken } from "@/db/queries/api-tokens";
 import type { ApiToken, ApiTokenScope } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
-import { BatonError } from "@/lib/errors";
 import { type TokenView, tokenViewSchema } from "./schemas";
 
 export const API_TOKEN_PREFIX = "bt_";

@@ -1,6 +1,6 @@
 // Pins as handoffs carry them (docs/handoffs.md#pins): the text a pin is stored as (masked), its
 // key, and the must_preserve list a reset writes from the thread's pins. Pure.
-import { redactText } from "@/lib/redact/engine";
+import { redactText } from "@/core/redact/engine";
 import { flattenPin, normalizePin, PIN_MAX_CHARS } from "./pin-text";
 
 export { flattenPin, normalizePin, PIN_MAX_CHARS };

@@ -1,12 +1,12 @@
 // Secret masking for handoffs (docs/handoffs.md): every string field of an artifact goes through
-// redactText (lib/redact/engine.ts), which replaces secrets with `[REDACTED:<kind>]`; the report
+// redactText (core/redact/engine.ts), which replaces secrets with `[REDACTED:<kind>]`; the report
 // says which kind was found in which field, never the secret itself.
-import { redactText } from "@/lib/redact/engine";
-import type { RedactionKind } from "@/lib/redact/kinds";
+import { redactText } from "@/core/redact/engine";
+import type { RedactionKind } from "@/core/redact/kinds";
 import type { HandoffArtifact } from "./artifact";
 
-export type { RedactionKind } from "@/lib/redact/kinds";
-export { REDACTION_KINDS, redactionMarker } from "@/lib/redact/kinds";
+export type { RedactionKind } from "@/core/redact/kinds";
+export { REDACTION_KINDS, redactionMarker } from "@/core/redact/kinds";
 export { redactText };
 
 export interface Redaction {

@@ -4,7 +4,7 @@
 // count. Sign-ups and guest sessions count per client address.
 import "server-only";
 import { createHash } from "node:crypto";
-import { log } from "@/lib/log";
+import { log } from "@/core/log";
 import { clientNetwork, UNKNOWN_CLIENT } from "./client-ip";
 import { clearRateLimit, consumeRateLimit, type RateBucket } from "./rate-limit";
 

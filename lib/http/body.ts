@@ -1,7 +1,7 @@
 // Reading request bodies safely: the size limit is checked against Content-Length before a byte
 // is read and enforced again while the body streams (a missing or lying header changes nothing),
 // and JSON is refused when it nests too deeply or carries text Postgres cannot store.
-import { BatonError, type FieldErrors } from "@/lib/errors";
+import { BatonError, type FieldErrors } from "@/core/errors";
 
 /** The limit every JSON route has unless it says otherwise (documented in the README). */
 export const DEFAULT_MAX_BODY_BYTES = 256_000;

@@ -4,7 +4,7 @@
 // proxies each append the address they saw, and the Nth entry from the right is the last one a
 // trusted hop wrote.
 import { isIP } from "node:net";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import { peerAddress } from "./front-door";
 
 /** The key every client shares when nothing names the client (in-process callers, tests). */

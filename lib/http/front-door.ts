@@ -9,7 +9,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { STATIC_CONTENT_SECURITY_POLICY, STATIC_HEADERS } from "./security-headers";
 
 const holder = globalThis as unknown as { batonPeerHeader?: string };

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { connect } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { closeRateLimits, consumeRateLimit } from "./rate-limit";
 
 const REDIS_URL = "redis://127.0.0.1:6379";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EnvError } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
+import { EnvError } from "@/core/env";
+import { BatonError } from "@/core/errors";
 import {
   clearRateLimit,
   closeRateLimits,

@@ -11,9 +11,9 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
-import { type ServerEnv, serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
-import { log } from "@/lib/log";
+import { type ServerEnv, serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
+import { log } from "@/core/log";
 import { countRateLimitRejection } from "@/lib/metrics";
 
 export type RateBucket = "signIn" | "signUp" | "guest" | "chat" | "api";

@@ -2,8 +2,8 @@
 // origins and carry JSON. A page on another port or a sibling subdomain is "same-site" and gets
 // the victim's cookies, so same-site is exactly what must be refused. See docs/security.md.
 
-import { serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
+import { serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -4,9 +4,9 @@
 // error map. A handler holds only its own logic, and a route cannot forget a check. See
 // docs/security.md.
 import { z } from "zod";
+import { BatonError, errorResponse, type FieldErrors, fieldErrorsOf } from "@/core/errors";
 import { databaseUnavailableCode } from "@/db/retry";
 import { type Actor, requireActor } from "@/lib/auth/server";
-import { BatonError, errorResponse, type FieldErrors, fieldErrorsOf } from "@/lib/errors";
 import {
   type ApiIdentity,
   type ApiScope,

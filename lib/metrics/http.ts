@@ -2,7 +2,7 @@
 // writes its request record (one JSON line: method, route pattern, status, duration — never the
 // raw path, a query or a body). route() wraps its handler with this once, so no route is left out.
 import "server-only";
-import { type LogLevel, log } from "@/lib/log";
+import { type LogLevel, log } from "@/core/log";
 import { metrics } from "./registry";
 import { type RouteParams, routePattern } from "./route-pattern";
 

@@ -1,7 +1,7 @@
 // The typed helpers call sites use, one line each. See ./registry.ts for the series themselves.
 import "server-only";
-import { BatonError } from "@/lib/errors";
-import { type LogLevel, log } from "@/lib/log";
+import { BatonError } from "@/core/errors";
+import { type LogLevel, log } from "@/core/log";
 import { metrics } from "./registry";
 
 export { observeRequests } from "./http";

@@ -6,11 +6,11 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { serverEnv } from "@/core/env";
+import { log } from "@/core/log";
 import { type DatabaseHandle, type DatabaseKind, getDatabase, rowsOf } from "@/db/client";
 import { MIGRATIONS_FOLDER } from "@/db/migrate";
-import { serverEnv } from "@/lib/env";
 import { pingRateLimitRedis } from "@/lib/http/rate-limit";
-import { log } from "@/lib/log";
 import packageJson from "@/package.json";
 
 /** A dependency slower than this counts as down: a readiness probe must answer quickly. */

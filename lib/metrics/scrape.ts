@@ -3,8 +3,8 @@
 // time over fixed-length digests, so neither its content nor its length leaks through timing.
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { serverEnv } from "@/lib/env";
-import { BatonError } from "@/lib/errors";
+import { serverEnv } from "@/core/env";
+import { BatonError } from "@/core/errors";
 import { metricsRegistry } from "./registry";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();

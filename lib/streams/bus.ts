@@ -1,7 +1,7 @@
 // The process's one stream bus, chosen by REDIS_URL and kept on globalThis so Next's module
 // reloads in development share it (a changed REDIS_URL, as in tests, gets a bus of its own).
 import "server-only";
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import type { StreamBus } from "./bus-types";
 import { createMemoryBus } from "./memory-bus";
 import { createRedisBus } from "./redis-bus";

@@ -2,7 +2,7 @@
 // start. The recorded copy is drained here, so the run goes on whether or not anyone reads it.
 import "server-only";
 import { consumeStream } from "ai";
-import { log } from "@/lib/log";
+import { log } from "@/core/log";
 import { streamContext } from "./context";
 
 /**

@@ -4,7 +4,7 @@
 // a rejection would go unhandled, and a reply must go on streaming while Redis is away.
 import { Redis } from "ioredis";
 import type { Publisher, Subscriber } from "resumable-stream/generic";
-import { log } from "@/lib/log";
+import { log } from "@/core/log";
 import type { StreamBus } from "./bus-types";
 
 const OPTIONS = { maxRetriesPerRequest: 1, connectTimeout: 2000 } as const;

@@ -3,7 +3,7 @@
 // other server applies it to its own (each subscribes once), so a stop sent to any server
 // reaches the one producing the reply.
 import "server-only";
-import { log } from "@/lib/log";
+import { log } from "@/core/log";
 import { type StreamBus, streamBus } from "./bus";
 
 const STOP_CHANNEL = "baton:stream:stop";

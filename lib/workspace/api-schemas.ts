@@ -1,7 +1,7 @@
 // Response shapes of the files and plan API (`GET /api/threads/{id}/files`, `…/files/{path}`,
 // `…/plan`). Handlers parse what they return with these, and the client parses with them too.
 import { z } from "zod";
-import { planItemSchema } from "./plan-items";
+import { planItemSchema } from "@/core/plan-items";
 
 const isoDate = z.string();
 

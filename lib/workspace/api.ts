@@ -3,6 +3,7 @@
 // served as text/plain attachments with nosniff: a file the agent wrote (HTML included) must
 // never render, let alone run, on the app's origin.
 import "server-only";
+import { BatonError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { getPlan } from "@/db/queries/plans";
 import { getThread } from "@/db/queries/threads";
@@ -13,7 +14,6 @@ import {
   type WorkspaceFileSummary,
 } from "@/db/queries/workspace";
 import { threadNotFound } from "@/lib/chat/thread-param";
-import { BatonError } from "@/lib/errors";
 import {
   type FileResponse,
   type FilesResponse,

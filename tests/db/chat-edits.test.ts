@@ -2,12 +2,12 @@
 // replaces only its answer. Anything else is a 409 that deletes nothing.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BatonError } from "@/core/errors";
 import { listThreadMessages } from "@/db/queries/messages";
 import { getThread } from "@/db/queries/threads";
 import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/context/manual-reset";
-import { BatonError } from "@/lib/errors";
 import {
   createActor,
   parseSse,

@@ -3,12 +3,12 @@
 // shapes (`{ ok: true, … }` / `{ ok: false, error }`). For unit tests of a model's tool use.
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
+import { type PlanItem, planItemsSchema } from "@/core/plan-items";
 import { createBuiltinTools } from "@/lib/agents/tools";
 import type { ToolDefinition } from "@/lib/ai/tokens";
 import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
 import { READ_MAX_BYTES, READ_PREVIEW_BYTES, utf8Bytes } from "@/lib/workspace/limits";
 import { normalizePath } from "@/lib/workspace/paths";
-import { type PlanItem, planItemsSchema } from "@/lib/workspace/plan-items";
 import { numberedWindow, splitLines } from "@/lib/workspace/text";
 
 type Result = Record<string, unknown>;

@@ -5,9 +5,9 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
+import type { PlanItem } from "@/core/plan-items";
 import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ToolDefinition } from "@/lib/ai/tokens";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import {
   createMemoryWorkspace,
   type MemoryWorkspace,

@@ -1,4 +1,4 @@
-import { serverEnv } from "@/lib/env";
+import { serverEnv } from "@/core/env";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -6,11 +6,11 @@
 // and the run goes on. Calls never change the stored tool list.
 import "server-only";
 import { jsonSchema, type ToolSet, tool } from "ai";
+import { log } from "@/core/log";
 import type { ToolServer } from "@/db/schema";
 import { ToolServerError } from "@/lib/connections/errors";
 import type { McpConnections } from "@/lib/connections/run-connections";
 import { isMcpAllowed, mcpToolNames } from "@/lib/connections/tool-names";
-import { log } from "@/lib/log";
 import { failure, type ToolContext } from "./context";
 import { mcpToolOutput } from "./mcp-result";
 import { withSpill } from "./spill";

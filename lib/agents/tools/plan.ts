@@ -3,9 +3,9 @@
 import "server-only";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
+import { PLAN_ITEM_STATUSES, type PlanItem, planItemsSchema } from "@/core/plan-items";
 import { getDb } from "@/db/client";
 import { replacePlan } from "@/db/queries/plans";
-import { PLAN_ITEM_STATUSES, type PlanItem, planItemsSchema } from "@/lib/workspace/plan-items";
 import { asToolResult, failure, type ToolContext } from "./context";
 
 export interface UpdatePlanOutput {

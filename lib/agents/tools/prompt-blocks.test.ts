@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlanItem } from "@/lib/workspace/plan-items";
+import type { PlanItem } from "@/core/plan-items";
 import { parsePlanBlock, renderPlanBlock, renderWorkspaceBlock } from "./prompt-blocks";
 
 const items: PlanItem[] = [

@@ -17,7 +17,7 @@
 //
 // Paths comma-separated in path order, at most WORKSPACE_SUMMARY_PATHS of them, then
 // `, … and N more (list_files shows all)`. No files: no block. Tool results are not listed.
-import type { PlanItem, PlanItemStatus } from "@/lib/workspace/plan-items";
+import type { PlanItem, PlanItemStatus } from "@/core/plan-items";
 
 export const PLAN_MARKS: Record<PlanItemStatus, string> = {
   pending: " ",

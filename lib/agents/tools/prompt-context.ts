@@ -1,10 +1,10 @@
 // Loads the thread's plan and workspace and renders them as the system prompt's blocks
 // (format in prompt-blocks.ts). Read fresh for every session, so a reset always sees them.
 import "server-only";
+import type { PlanItem } from "@/core/plan-items";
 import { getDb } from "@/db/client";
 import { getPromptWorkspace } from "@/db/queries/prompt-workspace";
 import type { Executor } from "@/db/queries/workspace";
-import type { PlanItem } from "@/lib/workspace/plan-items";
 import { renderPlanBlock, renderWorkspaceBlock } from "./prompt-blocks";
 
 export interface WorkspacePromptContext {

@@ -6,9 +6,9 @@
 import "server-only";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
+import { redactText } from "@/core/redact/engine";
 import { getDb } from "@/db/client";
 import { headlines, queryHasTerms, type RecallHit, searchThreadHistory } from "@/db/queries/recall";
-import { redactText } from "@/lib/redact/engine";
 import { asToolResult, failure, type ToolContext } from "./context";
 
 /** At most this many snippets come back. */

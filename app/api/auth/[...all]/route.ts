@@ -1,7 +1,8 @@
 // Better Auth's endpoints, behind the request policy and Baton's own rate limits (its limiter
 // is off): the body is read once, size-limited, and handed on unchanged.
+
+import { BatonError } from "@/core/errors";
 import { getAuth } from "@/lib/auth/server";
-import { BatonError } from "@/lib/errors";
 import { limitAuthRequest, recordAuthOutcome } from "@/lib/http/auth-limits";
 import { route } from "@/lib/http/route";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BatonError } from "@/lib/errors";
+import { BatonError } from "@/core/errors";
 import { revokeToken } from "@/lib/handoff-api/tokens";
 import { route } from "@/lib/http/route";
 

@@ -1,9 +1,9 @@
 // Unpins one of the thread's pins: the next handoff no longer carries it, and a writer that lists
 // it again does not bring it back. Owner only; a malformed or unknown pin id is 404.
 import { z } from "zod";
+import { BatonError, type FieldErrors } from "@/core/errors";
 import { threadNotFound } from "@/lib/chat/thread-param";
 import { removeThreadPin } from "@/lib/context/thread-pins";
-import { BatonError, type FieldErrors } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

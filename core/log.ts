@@ -8,8 +8,8 @@
 // Lines are `[baton] event k=v …` text, except the records `log.record` writes for operations
 // (one per request, one per reset), which are one JSON object per line for log collectors.
 // BATON_LOG_LEVEL drops everything below it. See docs/operations.md.
-import { serverEnv } from "@/lib/env";
-import { redactText } from "@/lib/handoff/redact";
+import { serverEnv } from "@/core/env";
+import { redactText } from "@/core/redact/engine";
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type LogLevel = "error" | "warn" | "info" | "debug";

@@ -1,16 +1,16 @@
-// Every environment variable is read through lib/env.ts: this scans the product's source text
+// Every environment variable is read through core/env.ts: this scans the product's source text
 // (app/, lib/, db/, components/, instrumentation.ts, proxy.ts) for any other read.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const FOLDERS = ["app", "lib", "db", "components"];
+const FOLDERS = ["app", "core", "lib", "db", "components"];
 const FILES = ["instrumentation.ts", "proxy.ts"];
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 /** Tests set variables (vi.stubEnv) to exercise the module; they are not the product. */
 const TEST = /\.test\.(ts|tsx)$/;
-const ENV_MODULE = "lib/env.ts";
+const ENV_MODULE = "core/env.ts";
 
 /** Next writes NEXT_RUNTIME into each bundle at build time; it is a constant, not a setting. */
 const ALLOWED = /\bprocess\.env\.NEXT_RUNTIME\b/g;
@@ -66,7 +66,7 @@ describe("environment reads", () => {
     }
   });
 
-  it("no product file outside lib/env.ts reads process.env", () => {
+  it("no product file outside core/env.ts reads process.env", () => {
     const files = sourceFiles();
     // The walk really covers the tree: the environment module itself is found and flagged.
     expect(files).toContain(ENV_MODULE);
@@ -77,6 +77,6 @@ describe("environment reads", () => {
     const offenders = files.filter(
       (file) => file !== ENV_MODULE && readsEnv(readFileSync(path.join(ROOT, file), "utf8")),
     );
-    expect(offenders, "read variables through serverEnv() from lib/env.ts").toEqual([]);
+    expect(offenders, "read variables through serverEnv() from core/env.ts").toEqual([]);
   });
 });

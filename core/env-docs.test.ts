@@ -1,4 +1,4 @@
-// README and .env.example document every variable lib/env.ts reads, and nothing it does not.
+// README and .env.example document every variable core/env.ts reads, and nothing it does not.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

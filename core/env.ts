@@ -5,7 +5,7 @@
 // exception: `process.env.NEXT_RUNTIME`, which is not configuration but a constant Next's bundler
 // writes into each build (instrumentation.ts tests it so the edge build drops Node-only code).
 import { z } from "zod";
-import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD } from "./context/policy";
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_RESET_THRESHOLD } from "./context-defaults";
 
 /** Values are trimmed; unset and "" both mean "use the default". */
 function optional<T extends z.ZodType>(schema: T) {
@@ -201,7 +201,7 @@ export function envProblem(source: RawEnv): string | null {
 export function exitOnInvalidEnv(source: RawEnv = process.env): void {
   const problem = envProblem(source);
   if (problem === null) return;
-  // Not through lib/log.ts: next.config.ts runs this before the app exists, and its loader cannot
+  // Not through core/log.ts: next.config.ts runs this before the app exists, and its loader cannot
   // resolve the redaction engine's imports. The text names variables and rules, never values.
   process.stderr.write(
     `[baton] Baton cannot start. ${problem}\nFix them (see .env.example) and start again.\n`,
