@@ -16,8 +16,9 @@ const longURL = `http://127.0.0.1:${LONG_PORT}`;
 // sign-ups and messages a minute): the servers raise Baton's rate limits well past that. Limiting
 // stays on; tests/db/rate-limit-auth.test.ts and lib/http/rate-limit*.test.ts cover it.
 // Specs tagged @own-server start (and kill) servers of their own with the same limits
-// (e2e/support/server-process.ts). E2E_OWN_SERVER_ONLY=1 runs only those, without starting the
-// shared servers below, which saves their start-up while working on such a spec.
+// (e2e/support/server-process.ts), and specs tagged @dev-server a `next dev` of their own
+// (e2e/support/dev-server.ts). E2E_OWN_SERVER_ONLY=1 runs only those two kinds, without starting
+// the shared servers below, which saves their start-up while working on such a spec.
 const ownServerOnly = process.env.E2E_OWN_SERVER_ONLY === "1";
 type WebServers = Extract<PlaywrightTestConfig["webServer"], unknown[]>;
 const sharedServers = (servers: WebServers): WebServers => (ownServerOnly ? [] : servers);
@@ -56,7 +57,7 @@ export default defineConfig({
     {
       name: "chromium",
       use: { ...devices["Desktop Chrome"] },
-      grepInvert: /@reset-server|@long-thread|@own-server/,
+      grepInvert: /@reset-server|@long-thread|@own-server|@dev-server/,
     },
     {
       name: "long-thread",
@@ -73,7 +74,14 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"] },
       grep: /@own-server/,
     },
-  ].filter((project) => !ownServerOnly || project.name === "own-server"),
+    {
+      // `next dev` on a store of its own (e2e/support/dev-server.ts), as the README's first
+      // command runs it.
+      name: "dev-server",
+      use: { ...devices["Desktop Chrome"] },
+      grep: /@dev-server/,
+    },
+  ].filter((project) => !ownServerOnly || ["own-server", "dev-server"].includes(project.name)),
   webServer: sharedServers([
     {
       // A production build on its own, fresh data folder (see e2e/serve.mjs).

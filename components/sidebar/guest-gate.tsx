@@ -1,37 +1,39 @@
 "use client";
-// First visit: no session yet, so start a guest one and re-render the server tree with it.
+// First visit: no session yet, so make sure the browser holds one (a guest's, made once however
+// many tabs or effects ask: lib/auth/guest-session.ts) and re-render the server tree with it.
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
-import { authClient } from "@/lib/auth/client";
+import { useCallback, useEffect, useState } from "react";
+import { ensureGuestSession } from "@/lib/auth/guest-session";
 
 export function GuestGate() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  const start = useCallback(() => {
     let cancelled = false;
-    authClient.signIn
-      .anonymous()
-      .then((result) => {
-        if (cancelled) return;
-        if (result.error) setError(result.error.message ?? "Could not start a guest session.");
-        else router.refresh();
-      })
-      .catch(() => !cancelled && setError("Could not reach the server."));
+    setError(null);
+    void ensureGuestSession().then((result) => {
+      if (cancelled) return;
+      if (result.ok) router.refresh();
+      else setError(result.message);
+    });
     return () => {
       cancelled = true;
     };
   }, [router]);
+  useEffect(() => start(), [start]);
   return (
     <main className="flex h-full items-center justify-center p-6" aria-busy={!error}>
       {error ? (
         <p role="alert" className="text-red-600">
           {error}{" "}
-          <button type="button" className="underline" onClick={() => location.reload()}>
+          <button type="button" className="underline" onClick={() => start()}>
             Retry
           </button>
         </p>
       ) : (
-        <p className="text-zinc-500 dark:text-zinc-400">Starting a guest session…</p>
+        <p role="status" className="text-zinc-500 dark:text-zinc-400">
+          Starting a guest session…
+        </p>
       )}
     </main>
   );
