@@ -76,12 +76,15 @@ export default defineConfig({
     },
     {
       // `next dev` on a store of its own (e2e/support/dev-server.ts), as the README's first
-      // command runs it.
+      // command runs it: on the embedded database, so only in the PGlite pass (a development
+      // server on the Postgres server tests nothing the pass's other projects do not).
       name: "dev-server",
       use: { ...devices["Desktop Chrome"] },
       grep: /@dev-server/,
     },
-  ].filter((project) => !ownServerOnly || ["own-server", "dev-server"].includes(project.name)),
+  ]
+    .filter((project) => !ownServerOnly || ["own-server", "dev-server"].includes(project.name))
+    .filter((project) => project.name !== "dev-server" || !process.env.DATABASE_URL),
   webServer: sharedServers([
     {
       // A production build on its own, fresh data folder (see e2e/serve.mjs).

@@ -14,3 +14,15 @@ export async function stopThread(threadId: string): Promise<number> {
   });
   return answer.stopping;
 }
+
+let stopRouteWarmed = false;
+
+/**
+ * Asks for the stop route once per page load, answering nothing, so that a development server
+ * compiles it now rather than when the user presses Stop. Failures do not matter.
+ */
+export function warmStopRoute(threadId: string): void {
+  if (stopRouteWarmed) return;
+  stopRouteWarmed = true;
+  fetch(`/api/chat/${encodeURIComponent(threadId)}/stop`, { method: "HEAD" }).catch(() => {});
+}

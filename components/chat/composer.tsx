@@ -74,8 +74,10 @@ export function Composer({
           // biome-ignore lint/a11y/noAutofocus: the composer is the page's primary control.
           autoFocus
         />
+        {/* Keyed, so that a reply ending never turns the Stop button under a click into Send. */}
         {queueing ? (
           <button
+            key="queue"
             type="submit"
             disabled={value.trim().length === 0 || tooLong}
             title="The context is being reset: this message will be answered in the new session."
@@ -85,6 +87,7 @@ export function Composer({
           </button>
         ) : busy ? (
           <button
+            key="stop"
             type="button"
             onClick={onStop}
             title="Stop the reply (Esc)"
@@ -95,6 +98,7 @@ export function Composer({
           </button>
         ) : (
           <button
+            key="send"
             type="submit"
             disabled={value.trim().length === 0 || tooLong}
             className="rounded-xl bg-indigo-600 px-4 py-2 font-medium text-white disabled:bg-zinc-200 disabled:text-zinc-600 dark:disabled:bg-zinc-700 dark:disabled:text-zinc-200"

@@ -12,7 +12,7 @@ export class ChatPage {
   constructor(readonly page: Page) {
     this.composer = page.getByRole("textbox", { name: "Message" });
     this.send = page.getByRole("button", { name: "Send", exact: true });
-    this.stop = page.getByRole("button", { name: "Stop" });
+    this.stop = page.getByRole("button", { name: "Stop", exact: true });
     this.messages = page.getByTestId("message");
     this.assistantMessages = page.locator('[data-testid="message"][data-role="assistant"]');
     this.userMessages = page.locator('[data-testid="message"][data-role="user"]');
@@ -33,8 +33,8 @@ export class ChatPage {
     return this.assistantMessages.last().getByTestId("assistant-text");
   }
 
-  async waitForReplyDone() {
-    await expect(this.stop).toBeHidden({ timeout: 30_000 });
+  async waitForReplyDone(timeout = 30_000) {
+    await expect(this.stop).toBeHidden({ timeout });
     await expect(this.send).toBeVisible();
   }
 

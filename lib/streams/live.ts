@@ -4,7 +4,7 @@ import { isStreamLive, listLiveStreams } from "@/db/queries/live-streams";
 import { getThread } from "@/db/queries/threads";
 import { threadNotFound } from "@/lib/chat/thread-param";
 import { followStream } from "./record";
-import { publishStop } from "./stop-registry";
+import { publishStop, stopHere } from "./stop-registry";
 
 async function liveStreamsOf(userId: string, threadId: string) {
   const thread = await getThread({ userId, threadId });
@@ -46,6 +46,10 @@ export async function stopLiveStreams({
   threadId: string;
   streamId?: string;
 }): Promise<number> {
+  // This server's own replies stop before anything is read: on a busy machine the reads below can
+  // take a while, and a reply keeps streaming until its signal fires. The registry only holds the
+  // caller's own streams under their user id, so nothing of another user's is touched.
+  stopHere({ userId, threadId, streamId });
   const live = await liveStreamsOf(userId, threadId);
   const addressed = live.filter((s) => !s.queued && (!streamId || s.streamId === streamId));
   if (addressed.length > 0) await publishStop({ userId, threadId, streamId });

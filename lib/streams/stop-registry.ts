@@ -41,7 +41,8 @@ function registry() {
   return holder.batonStops;
 }
 
-function applyStop(stop: StopRequest): number {
+/** Stops the matching replies this process produces; returns how many it stopped. */
+export function stopHere(stop: StopRequest): number {
   let stopped = 0;
   for (const entry of registry().entries.values()) {
     if (entry.userId !== stop.userId || entry.threadId !== stop.threadId) continue;
@@ -63,7 +64,7 @@ async function listen(): Promise<void> {
     await bus.subscriber.subscribe(STOP_CHANNEL, (message) => {
       try {
         const stop = JSON.parse(message) as StopRequest;
-        if (typeof stop.userId === "string" && typeof stop.threadId === "string") applyStop(stop);
+        if (typeof stop.userId === "string" && typeof stop.threadId === "string") stopHere(stop);
       } catch {
         // not a stop request: ignored
       }
@@ -105,7 +106,7 @@ export function registerLiveStream(input: {
 
 /** Stops the matching replies here and on every other server. */
 export async function publishStop(stop: StopRequest): Promise<void> {
-  applyStop(stop);
+  stopHere(stop);
   const bus = streamBus();
   if (bus.kind === "memory") return;
   await listen();

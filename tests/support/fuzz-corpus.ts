@@ -200,8 +200,8 @@ export function fuzzCases(cases: RouteCase[]): FuzzCase[] {
       }
     }
 
-    // Query parameters of GET routes.
-    if (base.method === "GET") {
+    // Query parameters of GET and HEAD routes (neither reads a body).
+    if (base.method === "GET" || base.method === "HEAD") {
       for (const key of Object.keys(base.query ?? {})) {
         add(`query ${key} with NUL`, {
           url: base.path + queryString({ ...base.query, [key]: "a%00b" }, true),

@@ -19,3 +19,11 @@ export const POST = route(
       }),
     }),
 );
+
+// Answers nothing: the chat page sends it once when it opens, so that under `next dev` this route
+// is compiled before the first Stop rather than on it (compiling took seconds on a busy machine,
+// while the reply went on streaming). In a production build it is a cheap no-op.
+export const HEAD = route(
+  { auth: "session", params: threadParamsSchema, paramsError: threadNotFound },
+  async () => new Response(null, { status: 204 }),
+);
