@@ -6,6 +6,7 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import type { ChatMessage } from "@/lib/chat/types";
 import { expireThreadDrafts } from "@/lib/context/review-reset";
+import { answerAfterDraftSoon } from "./after-draft";
 
 /** Whether a draft under review holds session `sessionNumber` (expired drafts end first). */
 export async function draftHoldsSession(
@@ -13,7 +14,7 @@ export async function draftHoldsSession(
   threadId: string,
   sessionNumber: number,
 ): Promise<boolean> {
-  await expireThreadDrafts(userId, threadId);
+  await expireThreadDrafts(userId, threadId, answerAfterDraftSoon);
   const draft = await getAwaitingDraft({ userId, threadId });
   return draft?.fromSession === sessionNumber;
 }

@@ -27,6 +27,7 @@ import { getThread } from "@/db/queries/threads";
 import type { Message, Run, Thread } from "@/db/schema";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
+import { expireAllDueDrafts } from "@/lib/context/review-reset";
 import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
 import { agentModelId, resolveProfile } from "./profiles";
 import { trackRecovery } from "./recovery-registry";
@@ -68,9 +69,9 @@ export async function startRecovery(kind: DatabaseKind): Promise<void> {
   await currentInstance();
   const retired = await retireDeadInstances(kind);
   const released = await releaseDeadResets();
-  // Loaded here: the review flow answers through this module.
-  const { expireAllDueDrafts } = await import("@/lib/context/review-reset");
-  await expireAllDueDrafts();
+  // Loaded here: the answer after a draft goes through this module.
+  const { answerAfterDraftSoon } = await import("./after-draft");
+  await expireAllDueDrafts(answerAfterDraftSoon);
   const candidates = await listRecoveryCandidates();
   if (retired.length || released.length || candidates.length) {
     log.info("recovery", undefined, {

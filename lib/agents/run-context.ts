@@ -5,9 +5,9 @@ import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ChatSession, Message } from "@/db/schema";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
-import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { ContextPart } from "@/lib/chat/types";
 import { type CallSample, calibrated, nextRatio } from "@/lib/context/calibration";
+import { CONTINUE_INSTRUCTION, continueLineTokens } from "@/lib/context/call-overhead";
 import { computeUtilization } from "@/lib/context/policy";
 import {
   loadSessionContext,
@@ -15,10 +15,6 @@ import {
   type SessionContext,
 } from "@/lib/context/session-context";
 import type { Profile } from "./profiles";
-import { createBuiltinTools } from "./tools";
-
-/** The user-role line that follows the moved request in a session a run continues in. */
-export const CONTINUE_INSTRUCTION = "Continue the task from the carried-over context.";
 
 export interface RunScope {
   userId: string;
@@ -77,10 +73,6 @@ export async function viewSession(
   return { ctx, context, messages: continued ? withContinueLine(messages) : messages };
 }
 
-export function continueLineTokens(modelId: string): number {
-  return MESSAGE_OVERHEAD_TOKENS + estimateTokens(CONTINUE_INSTRUCTION, modelId);
-}
-
 function withContinueLine(messages: ModelMessage[]): ModelMessage[] {
   const firstOwn = messages.findIndex((m) => m.role !== "user");
   const at = firstOwn === -1 ? messages.length : firstOwn;
@@ -89,28 +81,6 @@ function withContinueLine(messages: ModelMessage[]): ModelMessage[] {
     { role: "user", content: CONTINUE_INSTRUCTION },
     ...messages.slice(at),
   ];
-}
-
-const toolTokensByModel = new Map<string, Promise<number>>();
-
-/**
- * What the built-in tools' definitions cost in every call of `modelId` (the same for every
- * thread and session: descriptions and schemas do not depend on them).
- */
-export function builtinToolTokens(modelId: string): Promise<number> {
-  let known = toolTokensByModel.get(modelId);
-  if (!known) {
-    const tools = createBuiltinTools({
-      userId: "",
-      threadId: "",
-      sessionId: "",
-      runId: null,
-      isGranted: async () => false,
-    });
-    known = toolSetTokens(tools, modelId);
-    toolTokensByModel.set(modelId, known);
-  }
-  return known;
 }
 
 type StepContent = StepResult<ToolSet>["content"];

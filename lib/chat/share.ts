@@ -10,11 +10,11 @@ import { BatonError } from "@/core/errors";
 import { getSharedThreadByToken, shareThread, unshareThread } from "@/db/queries/share";
 import { getThread } from "@/db/queries/threads";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
+import { loadThreadView } from "@/lib/runs/thread-open";
 import { isDefaultAgent } from "./agent-refs";
 import type { SharedSessionSummary, SharedThreadPage } from "./share-anchors";
 import { MAX_CURSOR_SEQ, type ShareIds, shareIds } from "./share-ids";
 import { sharedToolPart } from "./share-tool-parts";
-import { loadThreadView } from "./thread-view";
 import type { AgentBrief, AgentRef, ChatMessage, HandoffView, SessionSummary } from "./types";
 
 /** 32 random bytes, base64url: 256 bits, far past guessing. */

@@ -1,5 +1,7 @@
 // What the thread API and the chat page return: the thread, its sessions with their handoffs,
 // the newest page of messages and the current context utilization, scoped to the acting user.
+// A read model: it reads and measures, and leaves opening the thread (recovery, drafts past
+// their time) to its caller.
 import "server-only";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
@@ -8,12 +10,9 @@ import { listThreadPins } from "@/db/queries/pins";
 import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
-import { getThread } from "@/db/queries/threads";
 import type { ReviewResets, Thread } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
-import { recoverThreadSoon } from "@/lib/agents/recovery";
-import { builtinToolTokens } from "@/lib/agents/run-context";
-import { expireThreadDrafts } from "@/lib/context/review-reset";
+import { builtinToolTokens } from "@/lib/context/call-overhead";
 import { handoffViewOf, measureContext, systemPromptFor } from "@/lib/context/session-context";
 import { loadAgentNames } from "./agent-names";
 import { draftViewOf } from "./draft-view";
@@ -83,14 +82,7 @@ export function publicThread(thread: Thread): ThreadView["thread"] {
   };
 }
 
-export async function loadThreadView({
-  userId,
-  threadId,
-  beforeSeq,
-  fromSeq,
-  limit = 100,
-  withContext = true,
-}: {
+export interface ThreadPageRequest {
   userId: string;
   threadId: string;
   beforeSeq?: number;
@@ -99,14 +91,18 @@ export async function loadThreadView({
   /** Read forward from this seq instead (a page that opens a session); excludes `beforeSeq`. */
   fromSeq?: number;
   limit?: number;
-}): Promise<ThreadView | null> {
-  const thread = await getThread({ userId, threadId });
-  if (!thread) return null;
-  // Opening a thread takes over what a dead server left in it (answered in the background).
-  if (withContext && beforeSeq === undefined && fromSeq === undefined) {
-    recoverThreadSoon(userId, threadId, thread);
-  }
-  await expireThreadDrafts(userId, threadId);
+}
+
+/** The view of `thread`, the acting user's (the caller has read it). */
+export async function readThreadView({
+  userId,
+  threadId,
+  thread,
+  beforeSeq,
+  fromSeq,
+  limit = 100,
+  withContext = true,
+}: ThreadPageRequest & { thread: Thread }): Promise<ThreadView> {
   const [sessions, stored, profile, liveStreams, activeReset, pinRows, draft] = await Promise.all([
     listSessions({ userId, threadId }),
     listThreadMessages({ userId, threadId, beforeSeq, fromSeq, limit }),

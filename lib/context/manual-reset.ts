@@ -1,25 +1,21 @@
 // Manual resets (`POST /api/threads/{id}/reset`): the same reset as a threshold one, keyed by
-// (thread, fromSession) so that repeated or concurrent requests all get the one session made.
+// (thread, fromSession) so that repeated or concurrent requests all get the one session made. A
+// draft a request ends (expired, cancelled) is reported to the caller's `afterDraft`.
 import "server-only";
 import { BatonError } from "@/core/errors";
 import { getResetDraft } from "@/db/queries/reset-drafts";
 import { cancelReset, getReset } from "@/db/queries/resets";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import type { ChatSession } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
 import { getLanguageModel } from "@/lib/ai/providers";
 import { draftViewOf } from "@/lib/chat/draft-view";
-import type { DraftView, HandoffView } from "@/lib/chat/types";
+import type { DraftView } from "@/lib/chat/types";
+import { type AfterDraft, endedDraft } from "./draft-end";
 import { committedSessionOf, performReset, waitForReset } from "./reset";
-import { afterDraftEnded, expireThreadDrafts } from "./review-reset";
+import type { ManualResetResult } from "./reset-result";
+import { expireThreadDrafts } from "./review-reset";
 import { loadSessionContext, measureContext } from "./session-context";
-
-export interface ManualResetResult {
-  created: boolean;
-  session: ChatSession;
-  handoff: HandoffView;
-}
 
 /** A manual reset's outcome: its session, its draft for review, or the cancel the user asked for. */
 export type ManualResetOutcome =
@@ -30,33 +26,36 @@ export type ManualResetOutcome =
   | { cancelled: true; fromSession: number };
 
 /** A manual reset that must commit: a cancel is `conflict:reset_in_progress`. */
-export async function resetThreadManually(input: {
+export async function commitManualReset(input: {
   userId: string;
   threadId: string;
   fromSession: number;
+  afterDraft: AfterDraft;
 }): Promise<ManualResetResult> {
-  const outcome = await runManualReset(input);
+  const outcome = await performManualReset(input);
   if (outcome.cancelled) throw new BatonError("conflict:reset_in_progress", "Cancelled.");
   if (outcome.draft) throw awaitingReview();
   return outcome;
 }
 
 /** The reset route's operation: a reset the user cancelled is an outcome, not an error. */
-export async function runManualReset({
+export async function performManualReset({
   userId,
   threadId,
   fromSession,
   review = false,
+  afterDraft,
 }: {
   userId: string;
   threadId: string;
   fromSession: number;
   /** Stop at the draft for the user to review (answered 202 with it). */
   review?: boolean;
+  afterDraft: AfterDraft;
 }): Promise<ManualResetOutcome> {
   const thread = await getThread({ userId, threadId });
   if (!thread) throw new BatonError("not_found:thread", "Thread not found.");
-  await expireThreadDrafts(userId, threadId);
+  await expireThreadDrafts(userId, threadId, afterDraft);
   const current = await getCurrentSession({ userId, threadId });
   if (!current) throw new BatonError("not_found:thread", "Thread not found.");
 
@@ -116,22 +115,24 @@ export async function runManualReset({
   throw new BatonError("internal:server", outcome.reason);
 }
 
-export async function cancelThreadReset({
+export async function cancelManualReset({
   userId,
   threadId,
   fromSession,
+  afterDraft,
 }: {
   userId: string;
   threadId: string;
   fromSession: number;
+  afterDraft: AfterDraft;
 }): Promise<{ cancelled: true; fromSession: number }> {
-  await expireThreadDrafts(userId, threadId);
+  await expireThreadDrafts(userId, threadId, afterDraft);
   const result = await cancelReset({ userId, threadId, fromSession });
   if (!result) throw new BatonError("not_found:session", "No reset from that session.");
   // What waited for the draft goes on in session N.
   if (result.draft) {
     const draft = await getResetDraft({ userId, threadId, fromSession });
-    if (draft) afterDraftEnded(userId, draft, "cancelled");
+    if (draft) afterDraft(endedDraft(userId, draft, "cancelled"));
   }
   if (result.outcome === "already_committed") {
     throw new BatonError("conflict:reset_committed", "The reset has already completed.");
@@ -151,19 +152,3 @@ const awaitingReview = () =>
     "conflict:reset_awaiting_review",
     "A handoff drafted for this session awaits review: commit or cancel it first.",
   );
-
-/** The reset routes' answer for a committed reset: the new session and its handoff. */
-export function resetResponse(result: ManualResetResult): Response {
-  const session = {
-    id: result.session.id,
-    number: result.session.number,
-    model: result.session.model,
-    profile: result.session.profile,
-    trigger: result.session.trigger,
-    startedAt: result.session.startedAt.toISOString(),
-  };
-  return Response.json(
-    { session, handoff: result.handoff },
-    { status: result.created ? 201 : 200 },
-  );
-}

@@ -1,23 +1,23 @@
 // Review before replace (docs/context-engine.md): a reset that stopped at its draft is committed
 // with the user's edits, cancelled, or expires. Whatever waited for it — messages queued behind
-// the draft, a run it suspended — goes on afterwards in the session the draft's end leaves.
+// the draft, a run it suspended — goes on afterwards in the session the draft's end leaves: each
+// draft ended here is reported to the caller's `afterDraft`, which answers it.
 import "server-only";
 import { BatonError } from "@/core/errors";
-import { log } from "@/core/log";
 import { currentPinTexts, normalizePin, pinText, unpinTexts } from "@/db/queries/pins";
-import { type DraftEnd, expireDueDrafts, getResetDraft } from "@/db/queries/reset-drafts";
+import { expireDueDrafts, getResetDraft } from "@/db/queries/reset-drafts";
 import { getReset } from "@/db/queries/resets";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import type { DroppedRecord, ResetDraft } from "@/db/schema";
-import { answerAfterDraft } from "@/lib/agents/after-draft";
+import type { DroppedRecord } from "@/db/schema";
 import { resolveProfile } from "@/lib/agents/profiles";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { redactArtifact } from "@/lib/handoff/redact";
 import { currentInstance } from "@/lib/runtime/instance";
-import type { ManualResetResult } from "./manual-reset";
+import { type AfterDraft, endedDraft } from "./draft-end";
 import { boundArtifact } from "./reset-bound";
 import { commitPrepared, committedSessionOf } from "./reset-commit";
+import type { ManualResetResult } from "./reset-result";
 import { loadSessionContext } from "./session-context";
 import { withPinsSinceDraft } from "./thread-pins";
 
@@ -28,20 +28,22 @@ const noDraft = (why: string) => new BatonError("conflict:no_draft", why);
  * the user's artifact is masked and bounded again, and its must_preserve becomes the thread's
  * pins. A repeat answers the session the first commit made (`created: false`).
  */
-export async function commitReviewedDraft({
+export async function commitDraft({
   userId,
   threadId,
   fromSession,
   artifact,
+  afterDraft,
 }: {
   userId: string;
   threadId: string;
   fromSession: number;
   artifact: HandoffArtifact;
+  afterDraft: AfterDraft;
 }): Promise<ManualResetResult> {
   const thread = await getThread({ userId, threadId });
   if (!thread) throw new BatonError("not_found:thread", "Thread not found.");
-  await expireThreadDrafts(userId, threadId);
+  await expireThreadDrafts(userId, threadId, afterDraft);
   const draft = await getResetDraft({ userId, threadId, fromSession });
   if (draft?.state === "committed") {
     const reset = await getReset({ userId, threadId, fromSession });
@@ -107,7 +109,7 @@ export async function commitReviewedDraft({
     { instanceId: await currentInstance(), startedAt: Date.parse(context.startedAt) },
   );
   if (outcome.kind !== "committed") throw noDraft("The draft was cancelled.");
-  if (!outcome.duplicate) afterDraftEnded(userId, draft, "committed");
+  if (!outcome.duplicate) afterDraft(endedDraft(userId, draft, "committed"));
   return { created: !outcome.duplicate, session: outcome.session, handoff: outcome.handoff };
 }
 
@@ -132,22 +134,19 @@ function stillDropped(dropped: readonly DroppedRecord[], artifact: HandoffArtifa
 }
 
 /** Expires the thread's drafts that waited too long (checked whenever the thread is touched). */
-export async function expireThreadDrafts(userId: string, threadId: string): Promise<void> {
+export async function expireThreadDrafts(
+  userId: string,
+  threadId: string,
+  afterDraft: AfterDraft,
+): Promise<void> {
   for (const draft of await expireDueDrafts({ threadId })) {
-    afterDraftEnded(userId, draft, "expired");
+    afterDraft(endedDraft(userId, draft, "expired"));
   }
 }
 
 /** At start-up: every draft past its time, on every thread. */
-export async function expireAllDueDrafts(): Promise<number> {
+export async function expireAllDueDrafts(afterDraft: AfterDraft): Promise<number> {
   const expired = await expireDueDrafts();
-  for (const draft of expired) afterDraftEnded(draft.userId, draft, "expired");
+  for (const draft of expired) afterDraft(endedDraft(draft.userId, draft, "expired"));
   return expired.length;
-}
-
-/** Answers what waited for the draft, in the background (the request that ended it returns). */
-export function afterDraftEnded(userId: string, draft: ResetDraft, end: DraftEnd): void {
-  answerAfterDraft({ userId, threadId: draft.threadId, runId: draft.context.runId, end }).catch(
-    (error) => log.error("answering after a draft failed", error, { threadId: draft.threadId }),
-  );
 }

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listHandoffRevisions } from "@/db/queries/handoff-reads";
 import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { createAgents, setThreadAgent, systemOf, type TestAgent } from "../support/agents";
 import { createActor, replyText, sendTurn } from "../support/chat";
 import { scriptedModel, toolOutputs } from "../support/runs";

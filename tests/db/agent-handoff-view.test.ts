@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { formatMessages, type ListItem } from "@/lib/chat/format-messages";
-import { loadThreadView } from "@/lib/chat/thread-view";
 import type { ChatMessage } from "@/lib/chat/types";
+import { loadThreadView } from "@/lib/runs/thread-open";
 import { createAgents, setThreadAgent } from "../support/agents";
 import { createActor, sendTurn } from "../support/chat";
 import { liveMessage, scriptedModel } from "../support/runs";

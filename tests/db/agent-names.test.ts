@@ -11,7 +11,7 @@ import { agentProfiles, messages, sessions, threads } from "@/db/schema";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
 import type { Actor } from "@/lib/auth/server";
 import { createShareLink, loadSharedThreadView } from "@/lib/chat/share";
-import { loadThreadView } from "@/lib/chat/thread-view";
+import { loadThreadView } from "@/lib/runs/thread-open";
 import { createActor } from "../support/chat";
 
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle };

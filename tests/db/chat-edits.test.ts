@@ -7,7 +7,7 @@ import { listThreadMessages } from "@/db/queries/messages";
 import { getThread } from "@/db/queries/threads";
 import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import {
   createActor,
   parseSse,

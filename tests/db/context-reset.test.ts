@@ -5,8 +5,8 @@ import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { getActiveReset } from "@/db/queries/resets";
 import { listSessions } from "@/db/queries/sessions";
 import type { ContextResetPart } from "@/lib/chat/types";
-import { cancelThreadReset, resetThreadManually } from "@/lib/context/manual-reset";
 import { CARRIED_OVER_CLOSE_TAG, CARRIED_OVER_OPEN_TAG } from "@/lib/handoff/brief";
+import { cancelThreadReset, resetThreadManually } from "@/lib/runs/reset-requests";
 import {
   createActor,
   parseSse,

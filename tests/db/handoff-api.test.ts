@@ -523,7 +523,7 @@ describe("reading, listing and deleting", () => {
     if (!actor) throw new Error("no guest");
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "remember the vault is in Lisbon");
-    const { resetThreadManually } = await import("@/lib/context/manual-reset");
+    const { resetThreadManually } = await import("@/lib/runs/reset-requests");
     await resetThreadManually({ userId: actor.id, threadId, fromSession: 1 });
     const live = await getHandoff(headers, threadId);
     expect(live.body).toMatchObject({ thread_id: threadId, kind: "session", revision: 1 });
@@ -549,7 +549,7 @@ describe("reading, listing and deleting", () => {
     if (!actor) throw new Error("no guest");
     const threadId = randomUUID();
     await sendTurn(actor, threadId, "remember the bridge is red");
-    const { resetThreadManually } = await import("@/lib/context/manual-reset");
+    const { resetThreadManually } = await import("@/lib/runs/reset-requests");
     await resetThreadManually({ userId: actor.id, threadId, fromSession: 1 });
     const before = await handoffTables();
     const res = await upsert(headers, { key: threadId, artifact: artifactOf() });

@@ -6,7 +6,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ProviderEnv } from "@/lib/ai/providers";
 import { currentActor } from "@/lib/auth/server";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { guestHeaders } from "../support/auth";
 import { replyText, sendTurn } from "../support/chat";
 import { getHandoff, upsert } from "./handoff-support";

@@ -12,7 +12,7 @@ import { getActiveReset } from "@/db/queries/resets";
 import { updateThread } from "@/db/queries/threads";
 import { agentProfiles, runs } from "@/db/schema";
 import type { ContextResetPart } from "@/lib/chat/types";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { guestHeaders } from "../support/auth";
 import { parseSse, replyText, sendTurn, startTurn, waitForStoredReplies } from "../support/chat";
 import {

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as mcpRoute } from "@/app/api/mcp/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { createActor, sendTurn } from "../support/chat";
 import {
   acceptHandoff,

@@ -9,7 +9,7 @@ import { listSessions } from "@/db/queries/sessions";
 import type { Message } from "@/db/schema";
 import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ContextResetPart } from "@/lib/chat/types";
-import { cancelThreadReset } from "@/lib/context/manual-reset";
+import { cancelThreadReset } from "@/lib/runs/reset-requests";
 import {
   createActor,
   replyText,

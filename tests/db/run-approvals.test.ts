@@ -9,7 +9,7 @@ import { getCurrentHandoff } from "@/db/queries/handoff-reads";
 import { listFileVersions, readFile } from "@/db/queries/workspace";
 import { runs } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { createActor, replyText, sendTurn } from "../support/chat";
 import {
   answerApproval,

@@ -13,7 +13,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { deleteThread } from "@/db/queries/threads";
 import { messages, sessions, threads } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { createActor, sendTurn } from "../support/chat";
 
 let actor: Actor;

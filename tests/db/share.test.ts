@@ -9,7 +9,7 @@ import { listSessions } from "@/db/queries/sessions";
 import type { Actor } from "@/lib/auth/server";
 import { createShareLink, revokeShareLink } from "@/lib/chat/share";
 import type { SharedThreadPage } from "@/lib/chat/share-anchors";
-import { resetThreadManually } from "@/lib/context/manual-reset";
+import { resetThreadManually } from "@/lib/runs/reset-requests";
 import { createActor, sendTurn } from "../support/chat";
 
 const saved = { ...process.env };

@@ -4,7 +4,7 @@ import { ChatPanel } from "@/components/chat/chat-panel";
 import { listAgentOptions } from "@/lib/agents/profile-api";
 import { pageActor } from "@/lib/auth/page-actor";
 import { chatPageBasics } from "@/lib/chat/page-props";
-import { loadThreadView } from "@/lib/chat/thread-view";
+import { loadThreadView } from "@/lib/runs/thread-open";
 
 export const dynamic = "force-dynamic";
 

@@ -4,8 +4,9 @@ import { deleteThread, updateThread } from "@/db/queries/threads";
 import { profileSlugSchema } from "@/lib/agents/profile-schema";
 import { threadPageQuerySchema } from "@/lib/chat/page-query";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { loadThreadView, publicThread } from "@/lib/chat/thread-view";
+import { publicThread } from "@/lib/chat/thread-view";
 import { route } from "@/lib/http/route";
+import { loadThreadView } from "@/lib/runs/thread-open";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { resetResponse, runManualReset } from "@/lib/context/manual-reset";
+import { resetResponse } from "@/lib/context/reset-result";
 import { route } from "@/lib/http/route";
+import { runManualReset } from "@/lib/runs/reset-requests";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { cancelThreadReset } from "@/lib/context/manual-reset";
 import { route } from "@/lib/http/route";
+import { cancelThreadReset } from "@/lib/runs/reset-requests";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
-import { resetResponse } from "@/lib/context/manual-reset";
-import { commitReviewedDraft } from "@/lib/context/review-reset";
+import { resetResponse } from "@/lib/context/reset-result";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { route } from "@/lib/http/route";
+import { commitReviewedDraft } from "@/lib/runs/reset-requests";
 
 export const dynamic = "force-dynamic";
 

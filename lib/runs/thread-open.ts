@@ -1,0 +1,21 @@
+// Opening a thread (the chat page, the thread API, a shared view): what a dead server left in it
+// is taken over, drafts past their time end and what waited for them is answered — both in the
+// background — and then the thread's view is read.
+import "server-only";
+import { getThread } from "@/db/queries/threads";
+import { answerAfterDraftSoon } from "@/lib/agents/after-draft";
+import { recoverThreadSoon } from "@/lib/agents/recovery";
+import { readThreadView, type ThreadPageRequest, type ThreadView } from "@/lib/chat/thread-view";
+import { expireThreadDrafts } from "@/lib/context/review-reset";
+
+export async function loadThreadView(request: ThreadPageRequest): Promise<ThreadView | null> {
+  const { userId, threadId, beforeSeq, fromSeq, withContext = true } = request;
+  const thread = await getThread({ userId, threadId });
+  if (!thread) return null;
+  // Opening a thread takes over what a dead server left in it (answered in the background).
+  if (withContext && beforeSeq === undefined && fromSeq === undefined) {
+    recoverThreadSoon(userId, threadId, thread);
+  }
+  await expireThreadDrafts(userId, threadId, answerAfterDraftSoon);
+  return readThreadView({ ...request, thread });
+}
