@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { controlClassName, Field } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { TokenView } from "@/lib/handoff-api/schemas";
-import { createToken, revokeToken } from "./token-api";
+import { createApiToken, revokeApiToken } from "./token-api";
 
 type Scope = TokenView["scopes"][number];
 
@@ -38,7 +38,7 @@ export function ApiTokens({
     event.preventDefault();
     setCreating(true);
     try {
-      const created = await createToken({ name: name.trim(), scopes });
+      const created = await createApiToken({ name: name.trim(), scopes });
       const { token, ...view } = created;
       setTokens((list) => [view, ...list]);
       setFresh({ name: view.name, token });
@@ -53,7 +53,7 @@ export function ApiTokens({
   async function revoke(token: TokenView) {
     setConfirming(null);
     try {
-      await revokeToken(token.id);
+      await revokeApiToken(token.id);
       setTokens((list) => list.filter((t) => t.id !== token.id));
       toast.success(`Revoked “${token.name}”`);
     } catch (error) {

@@ -3,7 +3,7 @@
 // (`mcp:<server>/*`) or single ones (`mcp:<server>/<tool>`). Entries naming a server or tool
 // that is gone are listed so they can be taken out.
 import Link from "next/link";
-import type { ToolServerView } from "@/components/settings/tool-servers/tool-server-api";
+import type { ToolServerEntry } from "@/components/settings/tool-servers/tool-server-api";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LoadingState } from "@/components/ui/loading-state";
 import {
@@ -18,7 +18,7 @@ import {
 export type ToolServersLoad =
   | { state: "loading" }
   | { state: "failed"; message: string }
-  | { state: "ready"; servers: ToolServerView[] };
+  | { state: "ready"; servers: ToolServerEntry[] };
 
 export function McpToolFields({
   load,

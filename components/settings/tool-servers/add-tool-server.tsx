@@ -6,7 +6,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, FormErrorSummary } from "@/components/ui/field";
 import { ApiError } from "@/lib/api/client";
-import { addToolServer, type ToolServerView } from "./tool-server-api";
+import { addToolServer, type ToolServerEntry } from "./tool-server-api";
 
 type FieldName = "slug" | "url" | "token";
 const FIELDS: readonly FieldName[] = ["slug", "url", "token"];
@@ -32,7 +32,7 @@ function errorsOf(error: unknown): Errors {
   return next;
 }
 
-export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) => void }) {
+export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerEntry) => void }) {
   const [values, setValues] = useState({ slug: "", url: "", token: "" });
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const [attempt, setAttempt] = useState(0);

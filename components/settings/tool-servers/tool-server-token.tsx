@@ -5,14 +5,14 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { controlClassName, FieldError, FieldLabel, fieldControlProps } from "@/components/ui/field";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerToken({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   const unreadable = server.tokenState === "unreadable";
   const [editing, setEditing] = useState(false);

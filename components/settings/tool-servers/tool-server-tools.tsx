@@ -3,14 +3,14 @@
 // tool runs without asking; any other asks for approval before each call.
 import { useState } from "react";
 import { toast } from "sonner";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerTools({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   // The switch being saved shows its new state at once; a refusal puts it back.
   const [saving, setSaving] = useState<{ name: string; readOnly: boolean } | null>(null);

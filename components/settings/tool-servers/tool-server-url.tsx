@@ -6,14 +6,14 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
 import { ApiError } from "@/lib/api/client";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerUrl({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   const [editing, setEditing] = useState(false);
   const [url, setUrl] = useState(server.url);

@@ -7,15 +7,15 @@ import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LoadingState } from "@/components/ui/loading-state";
 import { AddToolServer } from "./add-tool-server";
-import { fetchToolServers, type ToolServerView } from "./tool-server-api";
+import { fetchToolServers, type ToolServerEntry } from "./tool-server-api";
 import { ToolServerCard } from "./tool-server-card";
 
 type Load =
   | { state: "loading" }
   | { state: "failed"; message: string }
-  | { state: "ready"; servers: ToolServerView[] };
+  | { state: "ready"; servers: ToolServerEntry[] };
 
-const bySlug = (a: ToolServerView, b: ToolServerView) => a.slug.localeCompare(b.slug);
+const bySlug = (a: ToolServerEntry, b: ToolServerEntry) => a.slug.localeCompare(b.slug);
 
 export function ToolServersSettings() {
   const [load, setLoad] = useState<Load>({ state: "loading" });
@@ -38,12 +38,12 @@ export function ToolServersSettings() {
     void reload();
   }, [reload]);
 
-  const update = (fn: (servers: ToolServerView[]) => ToolServerView[]) =>
+  const update = (fn: (servers: ToolServerEntry[]) => ToolServerEntry[]) =>
     setLoad((current) =>
       current.state === "ready" ? { state: "ready", servers: fn(current.servers) } : current,
     );
 
-  function added(server: ToolServerView) {
+  function added(server: ToolServerEntry) {
     update((list) => [...list.filter((s) => s.id !== server.id), server].sort(bySlug));
     if (server.lastError) toast.error(`Added ${server.slug}, but couldn't list its tools`);
     else
