@@ -1,8 +1,7 @@
 "use client";
-// A labelled form field: its label, the control (rendered by the caller, given the props that
-// tie it to the rest), a description and its errors. The control points at the description and
-// the errors with aria-describedby and is aria-invalid while errors show, so a screen reader
-// reads them with it. The pieces are exported for a control laid out apart from its label.
+// A labelled form field: the label, the control (the caller renders it with the props that tie it
+// to the rest: aria-describedby to the description and errors, aria-invalid while errors show),
+// the description and the errors. The pieces serve a control laid out apart from its label.
 import { type ReactNode, type Ref, useId } from "react";
 import { Alert, alertClassName } from "./alert";
 import { classNames } from "./class-names";
@@ -70,7 +69,7 @@ export function FieldLabel({
   );
 }
 
-export function FieldDescription({ id, children }: { id: string; children: ReactNode }) {
+function FieldDescription({ id, children }: { id: string; children: ReactNode }) {
   return (
     <p id={descriptionId(id)} className="text-xs text-zinc-600 dark:text-zinc-400">
       {children}

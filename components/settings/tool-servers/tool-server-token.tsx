@@ -133,7 +133,7 @@ export function ToolServerToken({
           ) : null}
         </form>
       ) : null}
-      {/* Also under the buttons while the form is closed: removing the token can fail too. */}
+      {/* Outside the form: removing the token, with the form closed, can fail too. */}
       <FieldError id={inputId} errors={error} announce />
     </div>
   );

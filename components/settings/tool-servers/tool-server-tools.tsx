@@ -3,6 +3,7 @@
 // tool runs without asking; any other asks for approval before each call.
 import { useState } from "react";
 import { toast } from "sonner";
+import { EmptyState } from "@/components/ui/empty-state";
 import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerTools({
@@ -31,9 +32,9 @@ export function ToolServerTools({
 
   if (server.tools.length === 0) {
     return (
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+      <EmptyState>
         {server.toolsFetchedAt ? "This server lists no tools." : "No tools listed yet: refresh."}
-      </p>
+      </EmptyState>
     );
   }
   return (
