@@ -22,7 +22,7 @@ async function createAgent(
   const handoffTool = form.getByRole("checkbox", { name: /^handoff_to_agent/ });
   if (agent.canHandOff) {
     await handoffTool.check();
-    await form.getByRole("checkbox", { name: /May hand off to other agents/ }).check();
+    await form.getByRole("checkbox", { name: /May transfer to other agents/ }).check();
   }
   await form.getByRole("button", { name: "Create agent" }).click();
   await expect(page.getByText(agent.name, { exact: true }).first()).toBeVisible();

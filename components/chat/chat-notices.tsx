@@ -1,17 +1,14 @@
 // The chat view's fixed texts around the list: the empty thread's welcome, the note above the
 // composer while an approval waits, and a request that failed before any reply existed.
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
 
 export function EmptyChat() {
   return (
-    <div className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-zinc-600 dark:text-zinc-400">
-      <h1 className="text-xl font-semibold text-zinc-800 dark:text-zinc-200">
-        What are we working on?
-      </h1>
-      <p className="max-w-md text-sm">
-        Long conversations never hit the context wall here: when the context fills up, Baton writes
-        a handoff and continues in a fresh session.
-      </p>
-    </div>
+    <EmptyState layout="page" title="What are we working on?" titleAs="h1">
+      Long conversations never hit the context wall here: when the context fills up, Baton writes a
+      handoff and continues in a fresh session.
+    </EmptyState>
   );
 }
 
@@ -30,11 +27,8 @@ export function ApprovalNotice() {
 
 export function FailedRequestAlert({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex items-center gap-3 px-4 py-2 text-sm text-red-700">
+    <Alert className="px-4 py-2" onRetry={onRetry} retryLabel="Retry">
       {message}
-      <button type="button" className="underline" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
+    </Alert>
   );
 }

@@ -1,11 +1,13 @@
 "use client";
 // The chat view: the thread's list and composer over useChat (use-baton-chat.ts), with stop,
-// retry, regenerate, continue and edit-last-message; replies the server streams that this tab
-// did not start, followed live (use-live-streams.ts) and placed under their questions
-// (lib/chat/live-messages.ts); sessions with live context resets (queueing what is sent
-// meanwhile, use-queued-messages.ts), manual resets and cancel (use-manual-reset.ts), a drafted
-// handoff waiting for the user's review (use-draft-review.ts), the context meter, long-thread paging and sharing; tool calls with their approvals, the plan
-// checklist and the Files panel; and messages the server answers on its own, followed by polling.
+// retry, regenerate, continue and edit-last-message (use-composer-input.ts); replies the server
+// streams that this tab did not start, followed live (use-live-streams.ts, use-live-replies.ts)
+// and placed under their questions (use-list-rows.ts); sessions with live context resets
+// (queueing what is sent meanwhile, use-queued-messages.ts), manual resets and cancel
+// (use-manual-reset.ts), a drafted handoff waiting for the user's review (use-draft-review.ts),
+// the context meter, long-thread paging and sharing; tool calls with their approvals, the plan
+// checklist and the Files panel; and messages the server answers on its own, followed by polling
+// (use-thread-polls.ts).
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { DraftReviewProvider } from "@/components/session/draft-editor";
 import { ThreadPinsProvider } from "@/components/session/pin-context";
@@ -13,23 +15,7 @@ import { FilesPanel } from "@/components/workspace/files-panel";
 import { PlanChecklist } from "@/components/workspace/plan-checklist";
 import type { AgentOption } from "@/lib/agents/profile-view";
 import type { ReviewSetting } from "@/lib/api/thread-schemas";
-import {
-  answeringFrom,
-  answeringIds,
-  keepsPolling,
-  nextAnswering,
-  progressKey,
-} from "@/lib/chat/answering";
-import {
-  carriesResetOf,
-  queuedMessages,
-  runningResetIn,
-  stillAnswering,
-  withLiveMessages,
-} from "@/lib/chat/live-messages";
-import { PagedFormatter, withoutIds } from "@/lib/chat/paged-format";
-import { titleFromMessage } from "@/lib/chat/request";
-import { replyRequestIds } from "@/lib/chat/run-timeline";
+import { answeringFrom, nextAnswering } from "@/lib/chat/answering";
 import { pendingApprovalIds } from "@/lib/chat/tool-view";
 import type {
   ActiveResetView,
@@ -40,7 +26,7 @@ import type {
   SessionSummary,
   ThreadPinView,
 } from "@/lib/chat/types";
-import { notifyThreadStarted, notifyThreadsChanged, readableError } from "./chat-errors";
+import { readableError } from "./chat-errors";
 import { ChatHeader } from "./chat-header";
 import { ApprovalNotice, EmptyChat, FailedRequestAlert } from "./chat-notices";
 import { Composer } from "./composer";
@@ -48,12 +34,13 @@ import { ContextMeter } from "./context-meter";
 import { actionsFor } from "./message-actions";
 import { MessageList } from "./message-list";
 import type { ModelOption } from "./model-select";
-import { withResetPlaceholder } from "./reset-placeholder";
 import { currentSessionNumber } from "./session-live";
-import { useAnsweringPoll } from "./use-answering-poll";
 import { useBatonChat } from "./use-baton-chat";
+import { useComposerInput } from "./use-composer-input";
 import { useDraftReview } from "./use-draft-review";
 import { useEscapeToStop } from "./use-escape-to-stop";
+import { useListRows } from "./use-list-rows";
+import { useLiveReplies } from "./use-live-replies";
 import { useLiveStreams } from "./use-live-streams";
 import { useLiveWorkspace } from "./use-live-workspace";
 import { useManualReset } from "./use-manual-reset";
@@ -64,11 +51,13 @@ import { useThreadAgent } from "./use-thread-agent";
 import {
   coverageOf,
   type FetchPage,
-  fetchThreadPage,
-  type ThreadPage,
+  fetchMessagePage,
+  type MessagePage,
   useThreadPages,
 } from "./use-thread-pages";
+import { useThreadPolls } from "./use-thread-polls";
 import { useThreadRefresh } from "./use-thread-refresh";
+import { useThreadStarted } from "./use-thread-started";
 
 export interface ChatPanelProps {
   threadId: string;
@@ -121,8 +110,6 @@ export function ChatPanel({
 }: ChatPanelProps) {
   const [model, setModel] = useState(initialModel);
   const { agent, setAgent, changeAgent } = useThreadAgent({ threadId, initialAgent });
-  const [input, setInput] = useState("");
-  const [editingId, setEditingId] = useState<string | null>(null);
   const [sessions, setSessions] = useState(initialSessions);
   const [context, setContext] = useState(initialContext);
   const [pins, setPins] = useState<ThreadPinView[]>(initialPins ?? []);
@@ -134,7 +121,6 @@ export function ChatPanel({
   // things are quiet, so the list matches a reload (seqs, sessions, counts).
   const [stale, setStale] = useState(false);
   const markStale = useCallback(() => setStale(true), []);
-  const startedRef = useRef(!isNew);
   const [filesOpen, setFilesOpen] = useState(false);
   const filesPanelId = useId();
 
@@ -174,10 +160,10 @@ export function ChatPanel({
   const { follow, clearEnded } = live;
 
   const fetchPage = useCallback<FetchPage>(
-    (query) => fetchThreadPage(`/api/threads/${threadId}`, query),
+    (query) => fetchMessagePage(`/api/threads/${threadId}`, query),
     [threadId],
   );
-  const initialPage = useMemo<ThreadPage>(
+  const initialPage = useMemo<MessagePage>(
     () => ({
       sessions: initialSessions,
       messages: initialMessages,
@@ -204,16 +190,7 @@ export function ChatPanel({
     [sessions, messages, queued],
   );
 
-  useEffect(() => {
-    if (!isNew || startedRef.current || messages.length === 0) return;
-    startedRef.current = true;
-    const first = messages.find((m) => m.role === "user");
-    const text = first?.parts.map((p) => (p.type === "text" ? p.text : "")).join("") ?? "";
-    notifyThreadStarted({ id: threadId, title: titleFromMessage(text) });
-    // The thread exists from the first POST on: give it its real address without a reload.
-    window.history.replaceState(null, "", `/chat/${threadId}`);
-    setTimeout(notifyThreadsChanged, 300);
-  }, [isNew, messages, threadId]);
+  useThreadStarted({ threadId, isNew, messages });
 
   const refresh = useThreadRefresh({
     fetchPage,
@@ -222,7 +199,7 @@ export function ChatPanel({
     follow,
     onPage: (page) => {
       setSessions(page.sessions);
-      // A run may have handed the thread to another agent.
+      // A run may have transferred the thread to another agent.
       if (page.thread?.profile) setAgent(page.thread.profile);
       if (page.context) setContext(page.context);
       // A reset may have pinned what its handoff added; the agent may have pinned something.
@@ -245,25 +222,14 @@ export function ChatPanel({
     },
   });
 
-  // Every reply streaming now: this tab's own, its queued messages' and the followed ones.
-  const liveReplies = useMemo(
-    () => [
-      ...(chatBusy && lastMessage?.role === "assistant" ? [lastMessage] : []),
-      ...queued.flatMap((entry) => (entry.answer && !entry.done ? [entry.answer] : [])),
-      ...live.followed.flatMap((entry) => (entry.message && !entry.done ? [entry.message] : [])),
-    ],
-    [chatBusy, lastMessage, queued, live.followed],
-  );
-  const liveReset = runningResetIn(liveReplies);
-  // The server's reset, unless a reply this tab holds carries it: its part is then the truth.
-  const pendingServerReset =
-    serverReset &&
-    !carriesResetOf(
-      [lastMessage, ...queued.map((e) => e.answer), ...live.followed.map((e) => e.message)],
-      sessions.find((s) => s.number === serverReset.fromSession)?.id,
-    )
-      ? serverReset
-      : null;
+  const { liveReplies, liveReset, pendingServerReset } = useLiveReplies({
+    chatBusy,
+    lastMessage,
+    queued,
+    followed: live.followed,
+    serverReset,
+    sessions,
+  });
 
   const draftReview = useDraftReview({
     threadId,
@@ -295,123 +261,44 @@ export function ChatPanel({
     void refresh();
   }, [stale, busy, manualReset, threadExists, refresh]);
 
-  // The server answers on its own (recovery, or messages queued behind a reset): follow it by
-  // re-reading the thread, but never while this page's own stream runs.
-  const serverAnswering = keepsPolling(answering);
-  useAnsweringPoll({
-    active: serverAnswering && !busy && !manualReset && !awaitingDraft && threadExists,
-    progressKey: progressKey(answering),
-    poll: refresh,
+  const { serverAnswering } = useThreadPolls({
+    answering,
+    messages,
+    busy,
+    queueing,
+    resetStreaming: liveReset !== null,
+    manualReset,
+    pendingServerReset,
+    awaitingDraft,
+    threadExists,
+    refresh,
   });
-  // A reset no stream of this tab carries: re-read the thread until it has ended.
-  useAnsweringPoll({
-    active: pendingServerReset !== null && !manualReset && !awaitingDraft,
-    progressKey: pendingServerReset?.startedAt ?? "",
-    poll: refresh,
+  const { input, setInput, editingId, submit, editLast, cancelEdit } = useComposerInput({
+    lastUser,
+    queueing,
+    busy,
+    chatBusy,
+    sendMessage,
+    queueMessage,
+    clearError,
   });
-  // Questions queued behind a reviewed draft are answered by the server on its own once the draft
-  // ends: re-read the thread (following the answers' streams) until none is left waiting.
-  const waitingQueued =
-    !queueing &&
-    liveReset === null &&
-    messages.some((m) => m.role === "user" && m.metadata?.status === "queued");
-  useAnsweringPoll({
-    active: waitingQueued && !busy && threadExists,
-    progressKey: "queued",
-    poll: refresh,
-  });
-  const submit = useCallback(() => {
-    const text = input.trim();
-    if (!text) return;
-    clearError();
-    if (queueing || (busy && !chatBusy)) {
-      // useChat is free but the thread is not: the message goes by its own request.
-      void queueMessage(text);
-    } else if (editingId) {
-      void sendMessage({ text, messageId: editingId });
-      setEditingId(null);
-    } else {
-      void sendMessage({ text });
-    }
-    setInput("");
-  }, [input, editingId, sendMessage, clearError, queueing, busy, chatBusy, queueMessage]);
 
   const { stoppedIds, onStop } = useStop({ threadId, liveReplies });
   useEscapeToStop(busy && !queueing && editingId === null, onStop);
 
-  const editLast = useCallback(() => {
-    if (!lastUser) return;
-    setEditingId(lastUser.id);
-    setInput(lastUser.parts.map((p) => (p.type === "text" ? p.text : "")).join(""));
-  }, [lastUser]);
-
-  const chatIds = useMemo(() => new Set(messages.map((m) => m.id)), [messages]);
-  const olderPages = useMemo(() => withoutIds(pages.pages, chatIds), [pages.pages, chatIds]);
-  const newestMessages = useMemo(
-    () => withLiveMessages([...messages, ...queuedMessages(queued)], live.followed),
-    [messages, queued, live.followed],
-  );
-  // Pages in seq order (they arrive in the order they were asked for): `replyRequestIds` then
-  // finds the messages in order and skips sorting every loaded message on each page.
-  const listMessages = useMemo(
-    () => [
-      ...[...olderPages]
-        .sort((a, b) => (a[0]?.metadata?.seq ?? 0) - (b[0]?.metadata?.seq ?? 0))
-        .flat(),
-      ...newestMessages,
-    ],
-    [olderPages, newestMessages],
-  );
-  const [formatter] = useState(() => new PagedFormatter());
-
-  const requestIds = useMemo(() => replyRequestIds(listMessages), [listMessages]);
-  const answeringRows = useMemo(
-    // Queued messages are the thread's latest, never in an older page: the newest messages only,
-    // not every loaded one on each page.
-    () => stillAnswering(answeringIds(answering), live.followed, newestMessages),
-    [answering, live.followed, newestMessages],
-  );
-  // Replies the server is writing as the page loads: the first HTML leaves them out.
-  const liveRowIds = useMemo(() => {
-    const requests = new Set(initialLive?.flatMap((s) => (s.requestId ? [s.requestId] : [])));
-    const ids = new Set(
-      initialLive?.flatMap((s) => (s.continuesMessageId ? [s.continuesMessageId] : [])),
-    );
-    for (const [reply, request] of requestIds) if (requests.has(request)) ids.add(reply);
-    return ids;
-  }, [initialLive, requestIds]);
-  const streamingIds = useMemo(() => new Set(liveReplies.map((m) => m.id)), [liveReplies]);
-
-  const formatted = useMemo(() => {
-    const result = formatter.format({
-      pages: olderPages,
-      rest: newestMessages,
-      sessions,
-      covered: pages.covered,
-    });
-    const queuedIds = new Set(
-      newestMessages.flatMap((m) => (m.metadata?.status === "queued" ? [m.id] : [])),
-    );
-    for (const entry of queued) queuedIds.add(entry.user.id);
-    const reset = awaitingDraft
-      ? {
-          fromSession: awaitingDraft.fromSession,
-          trigger: awaitingDraft.trigger,
-          awaitingReview: true,
-        }
-      : (manualReset ?? pendingServerReset);
-    return withResetPlaceholder(result, reset, queuedIds);
-  }, [
-    formatter,
-    olderPages,
-    newestMessages,
-    sessions,
-    pages.covered,
-    manualReset,
-    pendingServerReset,
-    awaitingDraft,
+  const { formatted, requestIds, answeringRows, liveRowIds, streamingIds } = useListRows({
+    messages,
     queued,
-  ]);
+    followed: live.followed,
+    olderPages: pages.pages,
+    covered: pages.covered,
+    sessions,
+    answering,
+    initialLive,
+    liveReplies,
+    awaitingDraft,
+    pendingReset: manualReset ?? pendingServerReset,
+  });
 
   const { workspaceBase, workspaceVersion, plan } = useLiveWorkspace({
     threadId,
@@ -487,10 +374,7 @@ export function ChatPanel({
             busy={busy}
             queueing={queueing}
             editing={editingId !== null}
-            onCancelEdit={() => {
-              setEditingId(null);
-              setInput("");
-            }}
+            onCancelEdit={cancelEdit}
             maxLength={maxMessageChars}
             header={
               <>

@@ -2,6 +2,7 @@
 // The composer: Enter sends, Shift+Enter adds a line; while a reply streams, Stop is offered;
 // while a context reset blocks input it stays typeable and Send becomes Queue.
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
+import { Alert } from "@/components/ui/alert";
 
 export function Composer({
   value,
@@ -109,10 +110,10 @@ export function Composer({
       </div>
       {footer ? <div className="mt-2">{footer}</div> : null}
       {tooLong ? (
-        <p role="alert" className="mt-1 text-xs text-red-600">
+        <Alert size="xs" className="mt-1">
           Messages are limited to {maxLength.toLocaleString()} characters (
           {value.length.toLocaleString()} now).
-        </p>
+        </Alert>
       ) : null}
     </form>
   );

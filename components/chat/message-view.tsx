@@ -4,6 +4,7 @@
 // reader needs (stopped, failed, interrupted, queued, answering) with the actions that apply.
 import { memo } from "react";
 import { Streamdown } from "streamdown";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { rehypePluginsFor } from "@/lib/chat/markdown-plugins";
 import { replyNotice } from "@/lib/chat/reply-notice";
@@ -145,11 +146,7 @@ export const MessageView = memo(function MessageView({
         {notice === "stopped" ? <span data-testid="stopped-badge">Stopped</span> : null}
         {!streaming && text.trim() !== "" ? <CopyReplyButton markdown={text} /> : null}
         {notice === "answering" ? <AnsweringIndicator /> : null}
-        {showFailed ? (
-          <span role="alert" className="text-red-600">
-            The reply failed.
-          </span>
-        ) : null}
+        {showFailed ? <Alert size="inherit">The reply failed.</Alert> : null}
         {showFailed && actions.onRetry ? (
           <button type="button" className="hover:underline" onClick={actions.onRetry}>
             Retry

@@ -4,7 +4,10 @@
 // handoffs and resets, the time each took and the tokens reported (docs/journal.md). The
 // browser's modal dialog traps focus and closes on Escape; focus goes back to the button.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingState } from "@/components/ui/loading-state";
 import type { RunEventsResponse } from "@/lib/agents/journal-schemas";
 import {
   type AgentNames,
@@ -136,29 +139,19 @@ function RunTimelineDialog({
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3 text-sm">
         {load.state === "loading" ? (
-          <p role="status" className="text-zinc-500 dark:text-zinc-400">
-            Loading the journal…
-          </p>
+          <LoadingState label="Loading the journal…" />
         ) : load.state === "empty" ? (
-          <p className="text-zinc-600 dark:text-zinc-400" data-testid="run-timeline-empty">
-            No journal for this reply.
-          </p>
+          <EmptyState data-testid="run-timeline-empty">No journal for this reply.</EmptyState>
         ) : load.state === "error" ? (
-          <div className="space-y-2">
-            <p role="alert" className="text-red-600 dark:text-red-400">
-              {load.message}
-            </p>
-            <Button
-              size="sm"
-              onClick={() => {
-                // The button goes with the error it answers: keep focus in the dialog.
-                closeRef.current?.focus();
-                reload();
-              }}
-            >
-              Try again
-            </Button>
-          </div>
+          <Alert
+            onRetry={() => {
+              // The button goes with the error it answers: keep focus in the dialog.
+              closeRef.current?.focus();
+              reload();
+            }}
+          >
+            {load.message}
+          </Alert>
         ) : (
           <Timeline journal={load.journal} names={load.names} />
         )}

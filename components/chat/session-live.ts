@@ -1,6 +1,6 @@
 // The chat view's live view of its sessions: the number of the session it is in now (stored
 // sessions, then the sessions the live stream started), and the toasts a reset's events and an
-// agent handoff show.
+// agent transfer show.
 import { toast } from "sonner";
 import type { QueuedEntry } from "@/lib/chat/live-messages";
 import type {
@@ -43,6 +43,6 @@ export function announceReset(data: ContextResetPart, sessions: readonly Session
   }
 }
 
-export function announceAgentHandoff(data: AgentHandoffPart) {
-  toast(`${data.from.name} handed off to ${data.to.name}`);
+export function announceAgentTransfer(data: AgentHandoffPart) {
+  toast(`${data.from.name} transferred to ${data.to.name}`);
 }

@@ -4,8 +4,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { copyText } from "@/components/ui/clipboard";
+import { LoadingState } from "@/components/ui/loading-state";
 import { del, get, post } from "@/lib/api/client";
 
 type LinkState =
@@ -108,16 +110,8 @@ export function SharePanel({ threadId, disabled }: { threadId: string; disabled:
             Anyone with the link can read this thread, its session dividers and handoffs. They
             cannot write in it; secrets in messages are masked.
           </p>
-          {link.kind === "loading" ? (
-            <p className="text-zinc-600 dark:text-zinc-400" role="status">
-              Working…
-            </p>
-          ) : null}
-          {link.kind === "error" ? (
-            <p role="alert" className="text-red-700 dark:text-red-400">
-              {link.message}
-            </p>
-          ) : null}
+          {link.kind === "loading" ? <LoadingState label="Working…" /> : null}
+          {link.kind === "error" ? <Alert>{link.message}</Alert> : null}
           {link.kind === "shared" ? (
             <>
               <label className="block">

@@ -1,11 +1,11 @@
 "use client";
 // What the page does with data parts as they arrive, from its own stream or a followed one: the
 // context meter's reading, a reset's outcome told once (however many streams carry it), a reset
-// that stopped at a draft (the editor opens with it), and an agent handoff that moves the header's
+// that stopped at a draft (the editor opens with it), and an agent transfer that moves the header's
 // agent.
 import { useCallback, useRef } from "react";
 import type { ContextPart, DraftView, SessionSummary } from "@/lib/chat/types";
-import { announceAgentHandoff, announceReset } from "./session-live";
+import { announceAgentTransfer, announceReset } from "./session-live";
 import type { LiveDataChunk } from "./use-live-streams";
 
 export function useStreamData({
@@ -32,7 +32,7 @@ export function useStreamData({
         announceReset(part.data, sessionsRef.current);
         if (part.data.event === "awaiting_review" && part.data.draft) onDraft(part.data.draft);
       } else if (part.type === "data-agent-handoff") {
-        announceAgentHandoff(part.data);
+        announceAgentTransfer(part.data);
         // The thread now runs with the target: the header's agent follows at once.
         setAgent(part.data.to.id);
       }

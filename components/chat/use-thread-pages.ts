@@ -20,10 +20,10 @@ import type {
 } from "@/lib/chat/types";
 
 /** Messages per page fetched while scrolling (the thread API allows up to 500). */
-export const PAGE_SIZE = 100;
+export const MESSAGES_PER_PAGE = 100;
 
 /** What both the thread API and the shared-thread page API answer. */
-export interface ThreadPage {
+export interface MessagePage {
   sessions: SessionSummary[];
   messages: ChatMessage[];
   /** A seq (thread API) or an opaque cursor (shared view); null at the thread's start. */
@@ -47,10 +47,10 @@ export interface ThreadPage {
 
 export type { PageQuery };
 
-export type FetchPage = (query: PageQuery & { limit: number }) => Promise<ThreadPage>;
+export type FetchPage = (query: PageQuery & { limit: number }) => Promise<MessagePage>;
 
 /** Fetches a page of the thread API (`/api/threads/<id>`) by seq. */
-export function fetchThreadPage(
+export function fetchMessagePage(
   base: string,
   query: PageQuery & { limit: number },
 ): Promise<ThreadViewPage> {
@@ -66,7 +66,7 @@ export function fetchThreadPage(
  * The seq range a page covers completely: everything between its cursor bounds, reaching the
  * thread's start when it has no older cursor and its end when a page read forward has no newer.
  */
-export function coverageOf(query: PageQuery, page: ThreadPage): SeqRange {
+export function coverageOf(query: PageQuery, page: MessagePage): SeqRange {
   const first = page.messages[0]?.metadata?.seq;
   const last = page.messages.at(-1)?.metadata?.seq;
   if (query.fromSeq !== undefined) {
@@ -92,7 +92,7 @@ export function useThreadPages({
   onSessions,
 }: {
   /** The newest page, which the caller holds itself. */
-  initial: ThreadPage;
+  initial: MessagePage;
   fetchPage: FetchPage;
   onSessions?: (sessions: SessionSummary[]) => void;
 }) {
@@ -120,7 +120,7 @@ export function useThreadPages({
       const wanted = store.nextQuery(placeholders.map(queryFor));
       if (!wanted) return;
       inFlight.current = true;
-      void fetchPage({ ...wanted, limit: PAGE_SIZE })
+      void fetchPage({ ...wanted, limit: MESSAGES_PER_PAGE })
         .then((page) => {
           setLoaded(store.add(page.messages, coverageOf(wanted, page), newestNow.current));
           onSessions?.(page.sessions);

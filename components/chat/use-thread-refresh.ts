@@ -15,7 +15,7 @@ import {
   withLiveMessages,
 } from "@/lib/chat/live-messages";
 import type { ChatMessage, LiveStream } from "@/lib/chat/types";
-import { type FetchPage, PAGE_SIZE, type ThreadPage } from "./use-thread-pages";
+import { type FetchPage, MESSAGES_PER_PAGE, type MessagePage } from "./use-thread-pages";
 
 interface Now {
   messages: ChatMessage[];
@@ -45,9 +45,9 @@ export function useThreadRefresh({
     own: { requests: ReadonlySet<string>; messages: ReadonlySet<string> },
   ) => void;
   /** Every page read: sessions, context, reset, coverage. */
-  onPage: (page: ThreadPage) => void;
+  onPage: (page: MessagePage) => void;
   /** Nothing streams: the merged list to show. */
-  onQuiet: (page: ThreadPage, merged: ChatMessage[]) => void;
+  onQuiet: (page: MessagePage, merged: ChatMessage[]) => void;
   /** Something streams: read again once it is quiet. */
   onBusy: () => void;
   /** The read failed while quiet with messages queued: the list keeping them. */
@@ -94,7 +94,7 @@ export function useThreadRefresh({
     refreshing.current = true;
     clearTimeout(retry.current.timer);
     try {
-      const page = await fetchPage({ limit: PAGE_SIZE });
+      const page = await fetchPage({ limit: MESSAGES_PER_PAGE });
       retry.current.delay = RETRY_FIRST_MS;
       handlers.current.onPage(page);
       const current = latest.current;

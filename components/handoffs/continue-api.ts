@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { post } from "@/lib/api/client";
 
-export async function continueFromHandoff({
+export async function startThreadFromHandoff({
   key,
   id,
   threadId,

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ApiError } from "@/lib/api/client";
 import type { OpenHandoff } from "@/lib/handoff-api/handoffs";
-import { continueFromHandoff } from "./continue-api";
+import { startThreadFromHandoff } from "./continue-api";
 
 export function ContinuePanel({ handoffs }: { handoffs: OpenHandoff[] }) {
   const pathname = usePathname();
@@ -28,7 +28,7 @@ export function ContinuePanel({ handoffs }: { handoffs: OpenHandoff[] }) {
       threadIds.current.set(handoff.key, threadId);
     }
     try {
-      const id = await continueFromHandoff({ key: handoff.key, id: handoff.id, threadId });
+      const id = await startThreadFromHandoff({ key: handoff.key, id: handoff.id, threadId });
       router.push(`/chat/${id}`);
     } catch (error) {
       setPendingKey(null);

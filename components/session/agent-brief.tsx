@@ -1,5 +1,5 @@
 "use client";
-// The brief inside an agent handoff's divider: its title or objective when collapsed; expanded,
+// The brief inside an agent transfer's divider: its title or objective when collapsed; expanded,
 // the brief as the receiving agent read it (Markdown), with a copy action.
 import * as Collapsible from "@radix-ui/react-collapsible";
 import { toast } from "sonner";
@@ -37,7 +37,7 @@ export function AgentBriefCard({
     >
       <div className="flex items-center gap-3 px-3 py-2">
         <div className="min-w-0 flex-1">
-          <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Handoff brief</p>
+          <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Transfer brief</p>
           <p className="truncate text-sm text-zinc-800 dark:text-zinc-200" title={summary}>
             {summary}
           </p>
@@ -45,13 +45,13 @@ export function AgentBriefCard({
         <Collapsible.Trigger className="inline-flex shrink-0 items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300 dark:hover:bg-indigo-950">
           <Chevron open={open} />
           {open ? "Collapse" : "Expand"}
-          <span className="sr-only"> handoff brief for session {sessionNumber}</span>
+          <span className="sr-only"> transfer brief for session {sessionNumber}</span>
         </Collapsible.Trigger>
       </div>
       <Collapsible.Content data-testid="handoff-details">
         {/* A long brief scrolls inside the card so the thread around it stays in view. */}
         <section
-          aria-label={`Handoff brief for session ${sessionNumber}`}
+          aria-label={`Transfer brief for session ${sessionNumber}`}
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it.
           tabIndex={0}
           className="prose prose-sm prose-zinc max-h-96 max-w-none overflow-y-auto break-words border-t border-zinc-200 px-3 py-3 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:prose-invert dark:border-zinc-800"

@@ -5,15 +5,16 @@
 // user commits; messages sent meanwhile wait for this review.
 import { createContext, useContext, useId } from "react";
 import type { DraftReview } from "@/components/chat/use-draft-review";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { DraftListField as ListField } from "@/lib/chat/draft-edits";
-import { DraftListField, DraftTextField } from "./draft-fields";
+import type { DraftListField } from "@/lib/chat/draft-edits";
+import { DraftItemList, DraftTextArea } from "./draft-fields";
 import { FiveQuestions } from "./five-questions";
 import { NotCarriedList } from "./not-carried";
 import { DraftPins } from "./pin-context";
 
-const LISTS: { field: ListField; label: string; hint?: string }[] = [
+const LISTS: { field: DraftListField; label: string; hint?: string }[] = [
   { field: "completed_work", label: "Completed work" },
   { field: "in_progress", label: "In progress" },
   { field: "key_decisions", label: "Key decisions" },
@@ -79,14 +80,14 @@ export function DraftEditor({
           <FiveQuestions artifact={artifact} />
         </DraftPins>
         <div className="space-y-4 border-t border-zinc-200 px-3 py-3 dark:border-zinc-800">
-          <DraftTextField
+          <DraftTextArea
             label="Goal"
             value={artifact.goal}
             errors={byField.goal}
             disabled={disabled}
             onChange={(value) => edit({ kind: "set_text", field: "goal", value })}
           />
-          <DraftTextField
+          <DraftTextArea
             label="State summary"
             rows={3}
             value={artifact.state_summary}
@@ -94,7 +95,7 @@ export function DraftEditor({
             disabled={disabled}
             onChange={(value) => edit({ kind: "set_text", field: "state_summary", value })}
           />
-          <DraftListField
+          <DraftItemList
             label="Remaining tasks"
             items={artifact.remaining_tasks.map((t) => t.task)}
             prefixes={artifact.remaining_tasks.map((t) => t.id)}
@@ -104,7 +105,7 @@ export function DraftEditor({
             onAdd={(task) => edit({ kind: "add_task", task })}
           />
           {LISTS.map(({ field, label, hint }) => (
-            <DraftListField
+            <DraftItemList
               key={field}
               label={label}
               hint={hint}
@@ -122,7 +123,7 @@ export function DraftEditor({
               }
             />
           ))}
-          <DraftTextField
+          <DraftTextArea
             label="Next step"
             value={artifact.next_step}
             errors={byField.next_step}
@@ -130,11 +131,7 @@ export function DraftEditor({
             onChange={(value) => edit({ kind: "set_text", field: "next_step", value })}
           />
           <NotCarriedList dropped={draft.dropped} />
-          {errors && errors.other.length > 0 ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-              {errors.other.join(" ")}
-            </p>
-          ) : null}
+          {errors && errors.other.length > 0 ? <Alert>{errors.other.join(" ")}</Alert> : null}
         </div>
         <footer className="flex flex-wrap items-center gap-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <Button variant="primary" disabled={disabled} onClick={() => void review.commit()}>

@@ -4,22 +4,14 @@
 // errors for it beside it.
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { controlClassName, Field, FieldError } from "@/components/ui/field";
 import type { DraftFieldErrors } from "@/lib/chat/draft-edits";
 
-const LABEL = "text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const INPUT =
-  "w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
+/** A field's label looks like a list's heading: the editor reads as one column of sections. */
+const LABEL =
+  "block text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 
-function Errors({ id, messages }: { id: string; messages: readonly string[] | undefined }) {
-  if (!messages || messages.length === 0) return null;
-  return (
-    <p id={id} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
-      {messages.join(" ")}
-    </p>
-  );
-}
-
-export function DraftTextField({
+export function DraftTextArea({
   label,
   value,
   onChange,
@@ -34,25 +26,19 @@ export function DraftTextField({
   disabled: boolean;
   rows?: number;
 }) {
-  const id = useId();
-  const invalid = (errors?.messages.length ?? 0) > 0;
   return (
-    <div>
-      <label htmlFor={id} className={LABEL}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className={`${INPUT} mt-1 resize-y`}
-        rows={rows}
-        value={value}
-        disabled={disabled}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-errors` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <Errors id={`${id}-errors`} messages={errors?.messages} />
-    </div>
+    <Field label={label} labelClassName={LABEL} errors={errors?.messages} announceErrors>
+      {(control) => (
+        <textarea
+          {...control}
+          className={controlClassName("resize-y")}
+          rows={rows}
+          value={value}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
   );
 }
 
@@ -62,7 +48,7 @@ export interface ItemAction {
   run: (index: number) => void;
 }
 
-export function DraftListField({
+export function DraftItemList({
   label,
   items,
   prefixes,
@@ -136,14 +122,19 @@ export function DraftListField({
                   </Button>
                 </span>
               </div>
-              <Errors id={`${id}-item-${i}`} messages={errors?.items[i]} />
+              <FieldError
+                id={`${id}-item-${i}`}
+                errors={errors?.items[i]}
+                announce
+                className="mt-1"
+              />
             </li>
           ))}
         </ul>
       )}
       <form onSubmit={add} className="mt-1 flex gap-2">
         <input
-          className={INPUT}
+          className={controlClassName("min-w-0")}
           value={adding}
           disabled={disabled}
           aria-label={`New item for ${label}`}
@@ -159,7 +150,7 @@ export function DraftListField({
           Add
         </Button>
       </form>
-      <Errors id={`${id}-errors`} messages={errors?.messages} />
+      <FieldError id={id} errors={errors?.messages} announce className="mt-1" />
     </section>
   );
 }

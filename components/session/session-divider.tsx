@@ -19,7 +19,7 @@ const TRIGGER_LABELS: Record<SessionTrigger, string> = {
   initial: "new thread",
   threshold: "context threshold reached",
   manual: "started manually",
-  agent_handoff: "agent handoff",
+  agent_handoff: "agent transfer",
   continuation: "continued from a handoff",
 };
 

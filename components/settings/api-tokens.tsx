@@ -5,9 +5,11 @@ import { type FormEvent, useId, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { copyText } from "@/components/ui/clipboard";
+import { EmptyState } from "@/components/ui/empty-state";
+import { controlClassName, Field } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { TokenView } from "@/lib/handoff-api/schemas";
-import { createToken, revokeToken } from "./token-api";
+import { createApiToken, revokeApiToken } from "./token-api";
 
 type Scope = TokenView["scopes"][number];
 
@@ -30,14 +32,13 @@ export function ApiTokens({
   const [creating, setCreating] = useState(false);
   const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const nameId = useId();
   const freshId = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setCreating(true);
     try {
-      const created = await createToken({ name: name.trim(), scopes });
+      const created = await createApiToken({ name: name.trim(), scopes });
       const { token, ...view } = created;
       setTokens((list) => [view, ...list]);
       setFresh({ name: view.name, token });
@@ -52,7 +53,7 @@ export function ApiTokens({
   async function revoke(token: TokenView) {
     setConfirming(null);
     try {
-      await revokeToken(token.id);
+      await revokeApiToken(token.id);
       setTokens((list) => list.filter((t) => t.id !== token.id));
       toast.success(`Revoked “${token.name}”`);
     } catch (error) {
@@ -64,20 +65,19 @@ export function ApiTokens({
     <div className="space-y-4">
       {canCreate ? (
         <form onSubmit={submit} className="space-y-3" aria-label="Create an API token">
-          <div>
-            <label htmlFor={nameId} className="block text-sm font-medium">
-              Token name
-            </label>
-            <input
-              id={nameId}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              maxLength={100}
-              required
-              placeholder="e.g. laptop agent"
-              className="mt-1 w-full max-w-sm rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900"
-            />
-          </div>
+          <Field label="Token name">
+            {(control) => (
+              <input
+                {...control}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={100}
+                required
+                placeholder="e.g. laptop agent"
+                className={controlClassName("max-w-sm")}
+              />
+            )}
+          </Field>
           <fieldset>
             <legend className="text-sm font-medium">Scopes</legend>
             <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
@@ -153,7 +153,7 @@ export function ApiTokens({
       ) : null}
 
       {tokens.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No API tokens.</p>
+        <EmptyState>No API tokens.</EmptyState>
       ) : (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Your API tokens</caption>

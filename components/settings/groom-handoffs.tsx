@@ -5,7 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import type { GroomResult } from "@/lib/handoff-api/schemas";
-import { groomHandoffs } from "./token-api";
+import { requestHandoffGrooming } from "./token-api";
 
 const SHOWN = 20;
 
@@ -23,7 +23,7 @@ export function GroomHandoffs({ ttlDays }: { ttlDays: number }) {
   async function run() {
     setRunning(true);
     try {
-      setResult(await groomHandoffs());
+      setResult(await requestHandoffGrooming());
     } catch (error) {
       toast.error(error instanceof Error ? error.message : "Couldn't groom handoffs.");
     } finally {

@@ -4,12 +4,12 @@ import { z } from "zod";
 import { del, get, post } from "@/lib/api/client";
 import { groomResultSchema, type TokenView, tokenViewSchema } from "@/lib/handoff-api/schemas";
 
-export async function fetchTokens(): Promise<TokenView[]> {
+export async function fetchApiTokens(): Promise<TokenView[]> {
   const schema = z.object({ tokens: z.array(tokenViewSchema) });
   return (await get("/api/tokens", schema, { fallback: "Couldn't load your tokens." })).tokens;
 }
 
-export function createToken(input: {
+export function createApiToken(input: {
   name: string;
   scopes: TokenView["scopes"];
 }): Promise<TokenView & { token: string }> {
@@ -18,7 +18,7 @@ export function createToken(input: {
   });
 }
 
-export function revokeToken(id: string): Promise<void> {
+export function revokeApiToken(id: string): Promise<void> {
   // Already gone elsewhere is what the user wanted too.
   return del(`/api/tokens/${encodeURIComponent(id)}`, {
     acceptStatuses: [404],
@@ -26,7 +26,7 @@ export function revokeToken(id: string): Promise<void> {
   });
 }
 
-export function groomHandoffs() {
+export function requestHandoffGrooming() {
   return post("/api/handoffs/groom", undefined, groomResultSchema, {
     fallback: "Couldn't groom handoffs.",
   });

@@ -2,6 +2,7 @@
 // Confirms deleting a thread in a native modal <dialog>: focus is trapped and restored by the
 // browser, Escape cancels, and the dialog stays open with the error if the delete fails.
 import { useEffect, useId, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { type ThreadSummary, threadLabel } from "./thread-api";
 
 export function DeleteThreadDialog({
@@ -60,11 +61,7 @@ export function DeleteThreadDialog({
         </span>
         ” and all its messages will be deleted. This can’t be undone.
       </p>
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      {error && <Alert className="mt-3">{error}</Alert>}
       <div className="mt-5 flex justify-end gap-2">
         <button
           type="button"

@@ -3,6 +3,8 @@
 // many tabs or effects ask: lib/auth/guest-session.ts) and re-render the server tree with it.
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { LoadingState } from "@/components/ui/loading-state";
 import { ensureGuestSession } from "@/lib/auth/guest-session";
 
 export function GuestGate() {
@@ -24,16 +26,11 @@ export function GuestGate() {
   return (
     <main className="flex h-full items-center justify-center p-6" aria-busy={!error}>
       {error ? (
-        <p role="alert" className="text-red-600">
-          {error}{" "}
-          <button type="button" className="underline" onClick={() => start()}>
-            Retry
-          </button>
-        </p>
+        <Alert onRetry={() => start()} retryLabel="Retry">
+          {error}
+        </Alert>
       ) : (
-        <p role="status" className="text-zinc-500 dark:text-zinc-400">
-          Starting a guest session…
-        </p>
+        <LoadingState label="Starting a guest session…" />
       )}
     </main>
   );

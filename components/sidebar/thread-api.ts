@@ -18,15 +18,15 @@ const threadPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 
-export type ThreadPage = z.infer<typeof threadPageSchema>;
+export type ThreadSummaryPage = z.infer<typeof threadPageSchema>;
 
-export const PAGE_SIZE = 30;
+const THREADS_PER_PAGE = 30;
 
-export async function fetchThreadPage(
+export async function fetchThreadSummaries(
   cursor: string | null,
   options: { query?: string; signal?: AbortSignal } = {},
-): Promise<ThreadPage> {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+): Promise<ThreadSummaryPage> {
+  const params = new URLSearchParams({ limit: String(THREADS_PER_PAGE) });
   if (cursor) params.set("cursor", cursor);
   if (options.query) params.set("q", options.query);
   return get(`/api/threads?${params}`, threadPageSchema, {
@@ -46,7 +46,7 @@ export async function renameThread(id: string, title: string): Promise<ThreadSum
 }
 
 /** Resolves when the thread is gone, including when it was already deleted elsewhere (404). */
-export function deleteThread(id: string): Promise<void> {
+export function requestThreadDeletion(id: string): Promise<void> {
   return del(`/api/threads/${encodeURIComponent(id)}`, {
     acceptStatuses: [404],
     fallback: "Couldn't delete the conversation.",

@@ -3,6 +3,7 @@
 // reachable by keyboard while only showing on hover or focus for pointer users.
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { PencilIcon, TrashIcon } from "./sidebar-icons";
 import { type ThreadSummary, threadLabel } from "./thread-api";
 
@@ -100,13 +101,9 @@ export function ThreadItem({
             className="w-full rounded-md border border-indigo-500 bg-white px-2 py-1.5 text-sm text-zinc-900 outline-none ring-2 ring-indigo-500/30 dark:bg-zinc-900 dark:text-zinc-100"
           />
           {error && (
-            <p
-              id={errorId}
-              role="alert"
-              className="px-1 pt-1 text-xs text-red-600 dark:text-red-400"
-            >
+            <Alert id={errorId} size="xs" className="px-1 pt-1">
               {error}
-            </p>
+            </Alert>
           )}
         </form>
       </li>

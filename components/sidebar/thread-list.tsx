@@ -4,6 +4,9 @@
 // confirmation.
 import { usePathname, useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingState } from "@/components/ui/loading-state";
 import { groupByDate } from "@/lib/chat/date-groups";
 import { DeleteThreadDialog } from "./delete-thread-dialog";
 import type { ThreadSummary } from "./thread-api";
@@ -16,18 +19,7 @@ function threadIdFromPath(pathname: string | null): string | null {
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
 
-function ThreadListSkeleton() {
-  return (
-    <div role="status" aria-busy="true" className="space-y-1 px-1 py-1">
-      <span className="sr-only">Loading conversations…</span>
-      {["w-4/5", "w-3/5", "w-11/12", "w-2/3", "w-3/4", "w-1/2"].map((width) => (
-        <div key={width} aria-hidden="true" className="flex h-8 items-center px-2">
-          <div className={`h-3 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800 ${width}`} />
-        </div>
-      ))}
-    </div>
-  );
-}
+const SKELETON_ROWS = ["w-4/5", "w-3/5", "w-11/12", "w-2/3", "w-3/4", "w-1/2"];
 
 export function ThreadList() {
   const router = useRouter();
@@ -88,28 +80,23 @@ export function ThreadList() {
 
       {searching && <SearchResults search={search} query={query.trim()} item={item} />}
 
-      {!searching && status === "loading" && <ThreadListSkeleton />}
+      {!searching && status === "loading" && (
+        <LoadingState
+          label="Loading conversations…"
+          rows={SKELETON_ROWS}
+          hideLabel
+          className="px-1 py-1"
+        />
+      )}
 
       {!searching && status === "error" && (
-        <div
-          role="alert"
-          className="mx-1 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-300"
-        >
-          <p>{loadError ?? "Couldn't load conversations."}</p>
-          <button
-            type="button"
-            onClick={retry}
-            className="mt-2 rounded-md border border-red-300 px-2 py-1 font-medium hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-red-500/40 dark:hover:bg-red-500/20"
-          >
-            Retry
-          </button>
-        </div>
+        <Alert appearance="panel" className="mx-1" onRetry={retry} retryLabel="Retry">
+          {loadError ?? "Couldn't load conversations."}
+        </Alert>
       )}
 
       {!searching && status === "ready" && threads.length === 0 && (
-        <p className="px-3 py-6 text-center text-sm text-zinc-500 dark:text-zinc-400">
-          No conversations yet
-        </p>
+        <EmptyState layout="centered">No conversations yet</EmptyState>
       )}
 
       {!searching &&
@@ -136,9 +123,9 @@ export function ThreadList() {
             {loadingMore ? "Loading…" : "Load more"}
           </button>
           {loadMoreError && (
-            <p role="alert" className="px-2 pt-1 text-xs text-red-600 dark:text-red-400">
+            <Alert size="xs" className="px-2 pt-1">
               {loadMoreError}
-            </p>
+            </Alert>
           )}
         </div>
       )}
@@ -164,25 +151,13 @@ function SearchResults({
   query: string;
   item: (thread: ThreadSummary) => React.ReactNode;
 }) {
-  if (search.status === "error") {
-    return (
-      <p role="alert" className="px-3 py-2 text-sm text-red-700 dark:text-red-400">
-        {search.message}
-      </p>
-    );
-  }
-  if (search.status !== "done") {
-    return (
-      <p role="status" className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">
-        Searching…
-      </p>
-    );
-  }
+  if (search.status === "error") return <Alert className="px-3 py-2">{search.message}</Alert>;
+  if (search.status !== "done") return <LoadingState label="Searching…" className="px-3 py-2" />;
   if (search.threads.length === 0) {
     return (
-      <p role="status" className="px-3 py-6 text-center text-sm text-zinc-500 dark:text-zinc-400">
+      <EmptyState layout="centered" role="status">
         No thread titles contain “{query}”
-      </p>
+      </EmptyState>
     );
   }
   return (

@@ -1,7 +1,7 @@
 // Sidebar search: the titles that contain what the user typed, asked of the server (so threads
 // not loaded in the list are found too), a short pause after typing, older answers discarded.
 import { useEffect, useState } from "react";
-import { fetchThreadPage, type ThreadSummary } from "./thread-api";
+import { fetchThreadSummaries, type ThreadSummary } from "./thread-api";
 import { errorMessage, THREADS_CHANGED_EVENT } from "./use-threads";
 
 const SEARCH_DEBOUNCE_MS = 200;
@@ -34,7 +34,10 @@ export function useThreadSearch(query: string): SearchState {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const page = await fetchThreadPage(null, { query: trimmed, signal: controller.signal });
+        const page = await fetchThreadSummaries(null, {
+          query: trimmed,
+          signal: controller.signal,
+        });
         setState({ status: "done", threads: page.threads, more: page.nextCursor !== null });
       } catch (error) {
         if (controller.signal.aborted) return;

@@ -5,11 +5,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError } from "@/lib/api/client";
 import {
-  deleteThread,
-  fetchThreadPage,
+  fetchThreadSummaries,
   renameThread,
-  type ThreadPage,
+  requestThreadDeletion,
   type ThreadSummary,
+  type ThreadSummaryPage,
   threadLabel,
 } from "./thread-api";
 
@@ -38,7 +38,7 @@ function sortsAfter(a: ThreadSummary, b: ThreadSummary): boolean {
   return a.updatedAt < b.updatedAt || (a.updatedAt === b.updatedAt && a.id < b.id);
 }
 
-function mergeFirstPage(current: ThreadListState, page: ThreadPage): ThreadListState {
+function mergeFirstPage(current: ThreadListState, page: ThreadSummaryPage): ThreadListState {
   if (!current.extended || page.nextCursor === null) {
     return { threads: page.threads, nextCursor: page.nextCursor, extended: false };
   }
@@ -52,7 +52,7 @@ function mergeFirstPage(current: ThreadListState, page: ThreadPage): ThreadListS
   return { threads: [...page.threads, ...older], nextCursor: current.nextCursor, extended: true };
 }
 
-function appendPage(current: ThreadListState, page: ThreadPage): ThreadListState {
+function appendPage(current: ThreadListState, page: ThreadSummaryPage): ThreadListState {
   const known = new Set(current.threads.map((t) => t.id));
   return {
     threads: [...current.threads, ...page.threads.filter((t) => !known.has(t.id))],
@@ -93,7 +93,7 @@ export function useThreads() {
   // Threads whose first message is on its way: listed until the server lists them.
   const started = useRef(new Map<string, { thread: ThreadSummary; at: number }>());
 
-  const withoutDeleted = useCallback((page: ThreadPage): ThreadPage => {
+  const withoutDeleted = useCallback((page: ThreadSummaryPage): ThreadSummaryPage => {
     const now = Date.now();
     for (const [id, entry] of started.current) {
       if (page.threads.some((t) => t.id === id) || now - entry.at > STARTED_TTL_MS) {
@@ -117,7 +117,7 @@ export function useThreads() {
       refreshing.current = true;
       refreshQueued.current = false;
       try {
-        const page = withoutDeleted(await fetchThreadPage(null));
+        const page = withoutDeleted(await fetchThreadSummaries(null));
         if (!alive.current) return;
         setList((current) => mergeFirstPage(current, page));
         setStatus("ready");
@@ -178,7 +178,7 @@ export function useThreads() {
     setLoadingMore(true);
     setLoadMoreError(null);
     try {
-      const page = withoutDeleted(await fetchThreadPage(cursor));
+      const page = withoutDeleted(await fetchThreadSummaries(cursor));
       if (!alive.current) return;
       // A refetch meanwhile may have moved the first page's boundary; this page would then
       // leave a gap, so it is dropped and the button stays for another try.
@@ -216,7 +216,7 @@ export function useThreads() {
   /** Deletes on the server, then drops the thread from the list; rejects with a message. */
   const remove = useCallback(async (thread: ThreadSummary) => {
     try {
-      await deleteThread(thread.id);
+      await requestThreadDeletion(thread.id);
     } catch (error) {
       throw new Error(errorMessage(error, "Couldn't reach the server. Try again."));
     }

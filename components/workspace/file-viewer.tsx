@@ -3,7 +3,9 @@
 // (pick one to view) and a download of the version shown. A deleted version shows no content;
 // its earlier versions stay readable.
 import { useId } from "react";
+import { Alert } from "@/components/ui/alert";
 import { buttonClassName } from "@/components/ui/button";
+import { LoadingState } from "@/components/ui/loading-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { formatBytes } from "@/lib/chat/tool-view";
 import type { FileResponse, FileVersionEntry } from "@/lib/workspace/api-schemas";
@@ -79,18 +81,9 @@ export function FileViewer({
           {path}
         </h3>
         {view.kind === "error" ? (
-          <div role="alert" className="space-y-2 text-sm text-red-700 dark:text-red-400">
-            <p>Couldn't open the file: {view.message}</p>
-            <button type="button" className={buttonClassName({ size: "sm" })} onClick={onRetry}>
-              Try again
-            </button>
-          </div>
+          <Alert onRetry={onRetry}>Couldn't open the file: {view.message}</Alert>
         ) : null}
-        {!data && view.kind === "loading" ? (
-          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-            Opening…
-          </p>
-        ) : null}
+        {!data && view.kind === "loading" ? <LoadingState label="Opening…" /> : null}
         {data && file ? (
           <>
             <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">

@@ -3,7 +3,10 @@
 // and a file opened from it (content, versions, download). Beside the chat on wide screens; a
 // modal sheet on narrow ones (focus kept inside, Escape closes). Read-only everywhere.
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { buttonClassName } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingState } from "@/components/ui/loading-state";
 import { formatBytes } from "@/lib/chat/tool-view";
 import type { FileEntry } from "@/lib/workspace/api-schemas";
 import { buildFileTree, type TreeNode } from "@/lib/workspace/file-tree";
@@ -121,22 +124,15 @@ function FileList({
   return (
     <div className="min-h-0 flex-1 overflow-y-auto p-2" aria-busy={state.kind === "loading"}>
       {state.kind === "error" ? (
-        <div role="alert" className="m-1 space-y-2 text-sm text-red-700 dark:text-red-400">
-          <p>Couldn't load the files: {state.message}</p>
-          <button type="button" className={buttonClassName({ size: "sm" })} onClick={reload}>
-            Try again
-          </button>
-        </div>
+        <Alert className="m-1" onRetry={reload}>
+          Couldn't load the files: {state.message}
+        </Alert>
       ) : null}
       {!data && state.kind === "loading" ? (
-        <p role="status" className="p-2 text-sm text-zinc-600 dark:text-zinc-400">
-          Loading files…
-        </p>
+        <LoadingState label="Loading files…" className="p-2" />
       ) : null}
       {data && data.files.length === 0 && data.toolResults.length === 0 ? (
-        <p className="p-4 text-center text-sm text-zinc-600 dark:text-zinc-400">
-          No files yet — the agent's files appear here.
-        </p>
+        <EmptyState layout="centered">No files yet — the agent's files appear here.</EmptyState>
       ) : null}
       {data && data.files.length > 0 ? (
         <section aria-label="Workspace files">

@@ -3,13 +3,15 @@
 // guest signs up or in, Better Auth links the guest account and the server moves its threads.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { z } from "zod";
+import { Alert } from "@/components/ui/alert";
+import { controlClassName, Field } from "@/components/ui/field";
 import { authClient } from "@/lib/auth/client";
 
 type Mode = "sign-up" | "sign-in";
-type Field = "email" | "password";
-type FieldErrors = Partial<Record<Field, string>>;
+type FieldName = "email" | "password";
+type FieldErrors = Partial<Record<FieldName, string>>;
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -62,14 +64,6 @@ function describeAuthError(
   return mode === "sign-up" ? "Couldn't create your account." : "Couldn't sign you in.";
 }
 
-function inputClass(invalid: boolean): string {
-  return `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs outline-none placeholder:text-zinc-400 focus:ring-2 dark:bg-zinc-950 dark:text-zinc-100 ${
-    invalid
-      ? "border-red-500 focus:ring-red-500/30"
-      : "border-zinc-300 focus:border-indigo-500 focus:ring-indigo-500/30 dark:border-zinc-700"
-  }`;
-}
-
 export function AuthForm({ mode }: { mode: Mode }) {
   const copy = COPY[mode];
   const router = useRouter();
@@ -78,18 +72,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const id = useId();
-  const ids = {
-    name: `${id}-name`,
-    nameHint: `${id}-name-hint`,
-    email: `${id}-email`,
-    emailError: `${id}-email-error`,
-    password: `${id}-password`,
-    passwordHint: `${id}-password-hint`,
-    passwordError: `${id}-password-error`,
-  };
 
-  function clearFieldError(field: Field) {
+  function clearFieldError(field: FieldName) {
     if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
   }
 
@@ -140,93 +124,67 @@ export function AuthForm({ mode }: { mode: Mode }) {
 
       <form noValidate onSubmit={submitCredentials} className="mt-6 space-y-4">
         {mode === "sign-up" && (
-          <div>
-            <label htmlFor={ids.name} className="block text-sm font-medium">
-              Name <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
-            </label>
-            <input
-              id={ids.name}
-              name="name"
-              type="text"
-              autoComplete="name"
-              maxLength={100}
-              aria-describedby={ids.nameHint}
-              className={inputClass(false)}
-            />
-            <p id={ids.nameHint} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-              Defaults to the part of your email before the @.
-            </p>
-          </div>
-        )}
-
-        <div>
-          <label htmlFor={ids.email} className="block text-sm font-medium">
-            Email
-          </label>
-          <input
-            ref={emailRef}
-            id={ids.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            aria-invalid={fieldErrors.email ? true : undefined}
-            aria-describedby={fieldErrors.email ? ids.emailError : undefined}
-            onChange={() => clearFieldError("email")}
-            className={inputClass(Boolean(fieldErrors.email))}
-          />
-          {fieldErrors.email && (
-            <p id={ids.emailError} className="mt-1 text-xs text-red-600 dark:text-red-400">
-              {fieldErrors.email}
-            </p>
-          )}
-        </div>
-
-        <div>
-          <label htmlFor={ids.password} className="block text-sm font-medium">
-            Password
-          </label>
-          <input
-            ref={passwordRef}
-            id={ids.password}
-            name="password"
-            type="password"
-            autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
-            required
-            minLength={mode === "sign-up" ? MIN_PASSWORD_LENGTH : undefined}
-            aria-invalid={fieldErrors.password ? true : undefined}
-            aria-describedby={
-              [
-                mode === "sign-up" ? ids.passwordHint : "",
-                fieldErrors.password ? ids.passwordError : "",
-              ]
-                .filter(Boolean)
-                .join(" ") || undefined
+          <Field
+            label={
+              <>
+                Name{" "}
+                <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
+              </>
             }
-            onChange={() => clearFieldError("password")}
-            className={inputClass(Boolean(fieldErrors.password))}
-          />
-          {mode === "sign-up" && (
-            <p id={ids.passwordHint} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-              At least {MIN_PASSWORD_LENGTH} characters.
-            </p>
-          )}
-          {fieldErrors.password && (
-            <p id={ids.passwordError} className="mt-1 text-xs text-red-600 dark:text-red-400">
-              {fieldErrors.password}
-            </p>
-          )}
-        </div>
-
-        {serverError && (
-          <p
-            role="alert"
-            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-300"
+            description="Defaults to the part of your email before the @."
           >
-            {serverError}
-          </p>
+            {(control) => (
+              <input
+                {...control}
+                name="name"
+                type="text"
+                autoComplete="name"
+                maxLength={100}
+                className={controlClassName()}
+              />
+            )}
+          </Field>
         )}
+
+        <Field label="Email" errors={fieldErrors.email}>
+          {(control) => (
+            <input
+              {...control}
+              ref={emailRef}
+              name="email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              onChange={() => clearFieldError("email")}
+              className={controlClassName()}
+            />
+          )}
+        </Field>
+
+        <Field
+          label="Password"
+          description={
+            mode === "sign-up" ? `At least ${MIN_PASSWORD_LENGTH} characters.` : undefined
+          }
+          errors={fieldErrors.password}
+        >
+          {(control) => (
+            <input
+              {...control}
+              ref={passwordRef}
+              name="password"
+              type="password"
+              autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
+              required
+              minLength={mode === "sign-up" ? MIN_PASSWORD_LENGTH : undefined}
+              onChange={() => clearFieldError("password")}
+              className={controlClassName()}
+            />
+          )}
+        </Field>
+
+        {serverError && <Alert appearance="panel">{serverError}</Alert>}
 
         <button
           type="submit"

@@ -24,7 +24,7 @@ export default async function SettingsPage() {
           </h2>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
             Define agents with their own instructions, model, tools and context settings, and choose
-            which agents may hand work to each other.
+            which agents may transfer work to each other.
           </p>
           <Link
             href="/settings/agents"

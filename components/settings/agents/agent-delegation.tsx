@@ -1,9 +1,9 @@
 "use client";
-// The agent form's tools and delegation: which tools the agent may call, whether it may hand
-// work on, and who may hand work to it (docs/agents.md, "Who may hand off to whom").
+// The agent form's tools and delegation: which tools the agent may call, whether it may transfer
+// work to another agent, and who may transfer work to it (docs/agents.md).
+import { controlClassName, Field, FieldError, fieldControlProps } from "@/components/ui/field";
 import type { ProfileFormField, ProfileFormValues } from "@/lib/agents/profile-form";
 import { setBuiltinTool } from "@/lib/agents/profile-mcp-allow";
-import { describedBy, Field, FieldErrors, INPUT_CLASS } from "./agent-fields";
 
 type Errors = Partial<Record<ProfileFormField, string[]>>;
 type Setter = <K extends ProfileFormField>(key: K, value: ProfileFormValues[K]) => void;
@@ -15,8 +15,8 @@ const TOOL_HELP: Record<string, string> = {
   edit_file: "change part of a file",
   delete_file: "delete a file",
   update_plan: "keep the plan checklist",
-  handoff_to_agent: "hand the run to another agent",
-  list_agents: "see which agents it can hand off to",
+  handoff_to_agent: "transfer the run to another agent",
+  list_agents: "see which agents it can transfer to",
 };
 
 export function ToolFields({
@@ -34,7 +34,9 @@ export function ToolFields({
 }) {
   const invalid = Boolean(errors.tools?.length);
   return (
-    <fieldset aria-describedby={describedBy(id, false, errors.tools)}>
+    <fieldset
+      aria-describedby={fieldControlProps(id, { errors: errors.tools })["aria-describedby"]}
+    >
       <legend className="text-sm font-medium">Tools</legend>
       <div className="mt-1 grid gap-x-5 gap-y-1 sm:grid-cols-2">
         {toolNames.map((tool) => (
@@ -59,7 +61,7 @@ export function ToolFields({
           </label>
         ))}
       </div>
-      <FieldErrors id={id} errors={errors.tools} />
+      <FieldError id={id} errors={errors.tools} className="mt-1" />
     </fieldset>
   );
 }
@@ -108,7 +110,7 @@ export function DelegationFields({
     <fieldset className="space-y-3">
       <legend className="text-sm font-medium">Delegation</legend>
       <Check
-        label="May hand off to other agents"
+        label="May transfer to other agents"
         help="Also needs the handoff_to_agent tool above."
         checked={values.canHandoff}
         onChange={(v) => set("canHandoff", v)}
@@ -120,13 +122,13 @@ export function DelegationFields({
         onChange={(v) => set("callable", v)}
       />
       <Check
-        label="Accepts handoffs"
-        help="Other agents may hand the next stage of a run to it."
+        label="Accepts transfers"
+        help="Other agents may transfer the next stage of a run to it."
         checked={values.allowAsHandoffTarget}
         onChange={(v) => set("allowAsHandoffTarget", v)}
       />
       <fieldset>
-        <legend className="text-sm">Who may hand off to it</legend>
+        <legend className="text-sm">Who may transfer to it</legend>
         <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1 text-sm">
           <label className="flex items-center gap-1.5">
             <input
@@ -152,42 +154,42 @@ export function DelegationFields({
         <Field
           id={callersId}
           label="Allowed callers"
-          help="Agent slugs, separated by commas; default is the built-in agent."
+          description="Agent slugs, separated by commas; default is the built-in agent."
           errors={errors.callers}
         >
-          <input
-            id={callersId}
-            value={values.callers}
-            onChange={(e) => set("callers", e.target.value)}
-            placeholder="default, planner"
-            aria-invalid={Boolean(errors.callers?.length) || undefined}
-            aria-describedby={describedBy(callersId, true, errors.callers)}
-            className={INPUT_CLASS}
-          />
+          {(control) => (
+            <input
+              {...control}
+              value={values.callers}
+              onChange={(e) => set("callers", e.target.value)}
+              placeholder="default, planner"
+              className={controlClassName()}
+            />
+          )}
         </Field>
       ) : (
-        <FieldErrors id={callersId} errors={errors.callers} />
+        <FieldError id={callersId} errors={errors.callers} />
       )}
       <Field
         id={depthId}
-        label="Max handoff depth"
-        help="Handoffs a run may make before this agent may hand off no more (0–10)."
+        label="Max transfer depth"
+        description="Transfers a run may make before this agent may transfer no more (0–10)."
         errors={errors.maxHandoffDepth}
         className="max-w-xs"
       >
-        <input
-          id={depthId}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={10}
-          step={1}
-          value={values.maxHandoffDepth}
-          onChange={(e) => set("maxHandoffDepth", e.target.value)}
-          aria-invalid={Boolean(errors.maxHandoffDepth?.length) || undefined}
-          aria-describedby={describedBy(depthId, true, errors.maxHandoffDepth)}
-          className={INPUT_CLASS}
-        />
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={10}
+            step={1}
+            value={values.maxHandoffDepth}
+            onChange={(e) => set("maxHandoffDepth", e.target.value)}
+            className={controlClassName()}
+          />
+        )}
       </Field>
     </fieldset>
   );

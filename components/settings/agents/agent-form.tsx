@@ -4,6 +4,12 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import {
+  controlClassName,
+  Field,
+  type FieldControlProps,
+  FormErrorSummary,
+} from "@/components/ui/field";
+import {
   formErrorsOf,
   formValuesOf,
   type ProfileFormField,
@@ -14,7 +20,6 @@ import { PROFILE_LIMITS, type ProfileView } from "@/lib/agents/profile-view";
 import { ApiError } from "@/lib/api/client";
 import { patchAgent, postAgent } from "./agent-api";
 import { DelegationFields, ToolFields } from "./agent-delegation";
-import { describedBy, Field, FormErrorSummary, INPUT_CLASS } from "./agent-fields";
 import { McpToolFields, type ToolServersLoad } from "./agent-mcp-tools";
 
 export type AgentFormMode = "create" | "edit" | "view";
@@ -32,6 +37,7 @@ const STRATEGIES: { id: ProfileFormValues["contextStrategy"]; label: string }[] 
 ];
 
 type Errors = ReturnType<typeof formErrorsOf>;
+type ShareField = "resetThreshold" | "compactThreshold" | "briefShare" | "draftThreshold";
 const NO_ERRORS: Errors = { byField: {}, form: [] };
 
 export function AgentForm({
@@ -81,11 +87,20 @@ export function AgentForm({
     setErrors((e) => (e.byField[key] ? { ...e, byField: { ...e.byField, [key]: undefined } } : e));
   };
 
-  const fieldProps = (field: ProfileFormField, help: boolean) => ({
-    id: idOf(field),
-    "aria-invalid": Boolean(errors.byField[field]?.length) || undefined,
-    "aria-describedby": describedBy(idOf(field), help, errors.byField[field]),
-  });
+  /** A share of the context window, in (0, 1]. */
+  const shareInput = (field: ShareField) => (control: FieldControlProps) => (
+    <input
+      {...control}
+      type="number"
+      inputMode="decimal"
+      min={0.01}
+      max={1}
+      step="any"
+      value={values[field]}
+      onChange={(e) => set(field, e.target.value)}
+      className={controlClassName()}
+    />
+  );
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -135,92 +150,104 @@ export function AgentForm({
       <fieldset disabled={readOnly || saving} className="space-y-5">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id={idOf("name")} label="Name" errors={errors.byField.name}>
-            <input
-              {...fieldProps("name", false)}
-              value={values.name}
-              onChange={(e) => set("name", e.target.value)}
-              maxLength={PROFILE_LIMITS.nameMax}
-              className={INPUT_CLASS}
-            />
+            {(control) => (
+              <input
+                {...control}
+                value={values.name}
+                onChange={(e) => set("name", e.target.value)}
+                maxLength={PROFILE_LIMITS.nameMax}
+                className={controlClassName()}
+              />
+            )}
           </Field>
           <Field
             id={idOf("id")}
             label="Slug"
-            help={
+            description={
               mode === "create"
                 ? "Its public name for handoffs and the API: lowercase letters, digits, hyphens."
                 : "An agent's slug cannot change."
             }
             errors={errors.byField.id}
           >
-            <input
-              {...fieldProps("id", true)}
-              value={values.id}
-              onChange={(e) => set("id", e.target.value)}
-              readOnly={mode !== "create"}
-              maxLength={40}
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder="writer"
-              className={`${INPUT_CLASS} font-mono`}
-            />
+            {(control) => (
+              <input
+                {...control}
+                value={values.id}
+                onChange={(e) => set("id", e.target.value)}
+                readOnly={mode !== "create"}
+                maxLength={40}
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="writer"
+                className={controlClassName("font-mono")}
+              />
+            )}
           </Field>
         </div>
         <Field id={idOf("description")} label="Description" errors={errors.byField.description}>
-          <textarea
-            {...fieldProps("description", false)}
-            value={values.description}
-            onChange={(e) => set("description", e.target.value)}
-            maxLength={PROFILE_LIMITS.descriptionMax}
-            rows={2}
-            className={INPUT_CLASS}
-          />
+          {(control) => (
+            <textarea
+              {...control}
+              value={values.description}
+              onChange={(e) => set("description", e.target.value)}
+              maxLength={PROFILE_LIMITS.descriptionMax}
+              rows={2}
+              className={controlClassName()}
+            />
+          )}
         </Field>
         <Field id={idOf("systemPrompt")} label="System prompt" errors={errors.byField.systemPrompt}>
-          <textarea
-            {...fieldProps("systemPrompt", false)}
-            value={values.systemPrompt}
-            onChange={(e) => set("systemPrompt", e.target.value)}
-            maxLength={PROFILE_LIMITS.systemPromptMax}
-            rows={8}
-            className={`${INPUT_CLASS} font-mono`}
-          />
+          {(control) => (
+            <textarea
+              {...control}
+              value={values.systemPrompt}
+              onChange={(e) => set("systemPrompt", e.target.value)}
+              maxLength={PROFILE_LIMITS.systemPromptMax}
+              rows={8}
+              className={controlClassName("font-mono")}
+            />
+          )}
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id={idOf("model")} label="Model" errors={errors.byField.model}>
-            <select
-              {...fieldProps("model", false)}
-              value={values.model}
-              onChange={(e) => set("model", e.target.value)}
-              className={INPUT_CLASS}
-            >
-              <option value="">The thread's model</option>
-              {modelChoices.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
+            {(control) => (
+              <select
+                {...control}
+                value={values.model}
+                onChange={(e) => set("model", e.target.value)}
+                className={controlClassName()}
+              >
+                <option value="">The thread's model</option>
+                {modelChoices.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            )}
           </Field>
           <Field
             id={idOf("contextStrategy")}
             label="Context strategy"
             errors={errors.byField.contextStrategy}
           >
-            <select
-              {...fieldProps("contextStrategy", false)}
-              value={values.contextStrategy}
-              onChange={(e) =>
-                set("contextStrategy", e.target.value as ProfileFormValues["contextStrategy"])
-              }
-              className={INPUT_CLASS}
-            >
-              {STRATEGIES.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
+            {(control) => (
+              <select
+                {...control}
+                value={values.contextStrategy}
+                onChange={(e) =>
+                  set("contextStrategy", e.target.value as ProfileFormValues["contextStrategy"])
+                }
+                className={controlClassName()}
+              >
+                {STRATEGIES.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            )}
           </Field>
         </div>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -243,78 +270,62 @@ export function AgentForm({
               key={field}
               id={idOf(field)}
               label={label}
-              help={help}
+              description={help}
               errors={errors.byField[field]}
             >
-              <input
-                {...fieldProps(field, true)}
-                type="number"
-                inputMode="decimal"
-                min={0.01}
-                max={1}
-                step="any"
-                value={values[field]}
-                onChange={(e) => set(field, e.target.value)}
-                className={INPUT_CLASS}
-              />
+              {shareInput(field)}
             </Field>
           ))}
           <Field
             id={idOf("maxSteps")}
             label="Step limit"
-            help={`Model calls one run may take (${PROFILE_LIMITS.maxStepsMin}–${PROFILE_LIMITS.maxStepsMax}).`}
+            description={`Model calls one run may take (${PROFILE_LIMITS.maxStepsMin}–${PROFILE_LIMITS.maxStepsMax}).`}
             errors={errors.byField.maxSteps}
           >
-            <input
-              {...fieldProps("maxSteps", true)}
-              type="number"
-              inputMode="numeric"
-              min={PROFILE_LIMITS.maxStepsMin}
-              max={PROFILE_LIMITS.maxStepsMax}
-              step={1}
-              value={values.maxSteps}
-              onChange={(e) => set("maxSteps", e.target.value)}
-              className={INPUT_CLASS}
-            />
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                inputMode="numeric"
+                min={PROFILE_LIMITS.maxStepsMin}
+                max={PROFILE_LIMITS.maxStepsMax}
+                step={1}
+                value={values.maxSteps}
+                onChange={(e) => set("maxSteps", e.target.value)}
+                className={controlClassName()}
+              />
+            )}
           </Field>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             id={idOf("reviewResets")}
             label="Review handoffs"
-            help="Whether you see and edit a reset's handoff before it replaces the context."
+            description="Whether you see and edit a reset's handoff before it replaces the context."
             errors={errors.byField.reviewResets}
           >
-            <select
-              {...fieldProps("reviewResets", true)}
-              value={values.reviewResets}
-              onChange={(e) =>
-                set("reviewResets", e.target.value as ProfileFormValues["reviewResets"])
-              }
-              className={INPUT_CLASS}
-            >
-              <option value="manual">For resets I start</option>
-              <option value="always">Always, threshold resets too</option>
-              <option value="never">Never</option>
-            </select>
+            {(control) => (
+              <select
+                {...control}
+                value={values.reviewResets}
+                onChange={(e) =>
+                  set("reviewResets", e.target.value as ProfileFormValues["reviewResets"])
+                }
+                className={controlClassName()}
+              >
+                <option value="manual">For resets I start</option>
+                <option value="always">Always, threshold resets too</option>
+                <option value="never">Never</option>
+              </select>
+            )}
           </Field>
           <Field
             id={idOf("draftThreshold")}
             label="Draft ahead at"
-            help="Share of the window (0–1] past which the next handoff is drafted in the background. Empty: never."
+            description="Share of the window (0–1] past which the next handoff is drafted in the background. Empty: never."
             errors={errors.byField.draftThreshold}
           >
-            <input
-              {...fieldProps("draftThreshold", true)}
-              type="number"
-              inputMode="decimal"
-              min={0.01}
-              max={1}
-              step="any"
-              value={values.draftThreshold}
-              onChange={(e) => set("draftThreshold", e.target.value)}
-              className={INPUT_CLASS}
-            />
+            {shareInput("draftThreshold")}
           </Field>
         </div>
         <ToolFields

@@ -2,7 +2,9 @@
 // The list of agents: the built-in Default (view only) and the user's own, each with Edit and
 // Delete. Deleting asks first; a refusal (an agent threads still use) is shown on its row.
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import type { ProfileView } from "@/lib/agents/profile-view";
 
 export function AgentList({
@@ -95,21 +97,18 @@ export function AgentList({
               </div>
             </div>
             {refusals[profile.id] ? (
-              <p
-                role="alert"
-                className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-              >
+              <Alert variant="warning" appearance="panel" className="mt-2">
                 {refusals[profile.id]}
-              </p>
+              </Alert>
             ) : null}
           </li>
         ))}
       </ul>
       {own.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <EmptyState>
           You have no agents of your own yet. Create one to give a thread its own instructions,
           model, tools and context settings.
-        </p>
+        </EmptyState>
       ) : null}
     </div>
   );

@@ -3,7 +3,9 @@
 // (`mcp:<server>/*`) or single ones (`mcp:<server>/<tool>`). Entries naming a server or tool
 // that is gone are listed so they can be taken out.
 import Link from "next/link";
-import type { ToolServerView } from "@/components/settings/tool-servers/tool-server-api";
+import type { ToolServerEntry } from "@/components/settings/tool-servers/tool-server-api";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingState } from "@/components/ui/loading-state";
 import {
   mcpAllowAll,
   mcpAllowTool,
@@ -16,7 +18,7 @@ import {
 export type ToolServersLoad =
   | { state: "loading" }
   | { state: "failed"; message: string }
-  | { state: "ready"; servers: ToolServerView[] };
+  | { state: "ready"; servers: ToolServerEntry[] };
 
 export function McpToolFields({
   load,
@@ -35,13 +37,11 @@ export function McpToolFields({
     <fieldset data-testid="agent-mcp-tools" className="space-y-3">
       <legend className="text-sm font-medium">Tools from tool servers</legend>
       {load.state === "loading" ? (
-        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-          Loading tool servers…
-        </p>
+        <LoadingState label="Loading tool servers…" size="xs" />
       ) : load.state === "failed" ? (
         <p className="text-xs text-red-700 dark:text-red-300">{load.message}</p>
       ) : servers.length === 0 ? (
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        <EmptyState size="xs">
           No tool servers yet. Add one in{" "}
           <Link
             href="/settings"
@@ -50,7 +50,7 @@ export function McpToolFields({
             Settings
           </Link>{" "}
           to let agents call its tools.
-        </p>
+        </EmptyState>
       ) : null}
       {servers.map((server) => {
         const all = allow.includes(mcpAllowAll(server.slug));

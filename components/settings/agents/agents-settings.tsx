@@ -79,7 +79,7 @@ export function AgentsSettings({
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="max-w-xl text-sm text-zinc-700 dark:text-zinc-300">
           An agent is a named set of instructions, model, tools and context settings a thread runs
-          with. Agents that may hand off can pass the next stage of a run to another agent with a
+          with. Agents that may transfer can pass the next stage of a run to another agent with a
           written brief.
         </p>
         <Button

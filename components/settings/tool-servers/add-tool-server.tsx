@@ -3,15 +3,10 @@
 // an optional bearer token. The API checks every field; its field errors are shown next to the
 // fields and the first one is focused.
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import {
-  describedBy,
-  Field,
-  FormErrorSummary,
-  INPUT_CLASS,
-} from "@/components/settings/agents/agent-fields";
 import { Button } from "@/components/ui/button";
+import { controlClassName, Field, FormErrorSummary } from "@/components/ui/field";
 import { ApiError } from "@/lib/api/client";
-import { addToolServer, type ToolServerView } from "./tool-server-api";
+import { addToolServer, type ToolServerEntry } from "./tool-server-api";
 
 type FieldName = "slug" | "url" | "token";
 const FIELDS: readonly FieldName[] = ["slug", "url", "token"];
@@ -37,7 +32,7 @@ function errorsOf(error: unknown): Errors {
   return next;
 }
 
-export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) => void }) {
+export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerEntry) => void }) {
   const [values, setValues] = useState({ slug: "", url: "", token: "" });
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const [attempt, setAttempt] = useState(0);
@@ -61,12 +56,9 @@ export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) =
     );
   };
 
-  const fieldProps = (field: FieldName, help: boolean) => ({
-    id: idOf(field),
+  const valueProps = (field: FieldName) => ({
     value: values[field],
     onChange: (e: { target: { value: string } }) => set(field, e.target.value),
-    "aria-invalid": Boolean(errors.byField[field]?.length) || undefined,
-    "aria-describedby": describedBy(idOf(field), help, errors.byField[field]),
   });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -104,52 +96,61 @@ export function AddToolServer({ onAdded }: { onAdded: (server: ToolServerView) =
         <Field
           id={idOf("slug")}
           label="Name"
-          help="Up to 32 lowercase letters, digits and hyphens; its tools reach the model as mcp__<name>__<tool>."
+          description="Up to 32 lowercase letters, digits and hyphens; its tools reach the model as mcp__<name>__<tool>."
           errors={errors.byField.slug}
         >
-          <input
-            {...fieldProps("slug", true)}
-            required
-            maxLength={32}
-            autoCapitalize="none"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="search"
-            className={`${INPUT_CLASS} font-mono`}
-          />
+          {(control) => (
+            <input
+              {...control}
+              {...valueProps("slug")}
+              required
+              maxLength={32}
+              autoCapitalize="none"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="search"
+              className={controlClassName("font-mono")}
+            />
+          )}
         </Field>
         <Field
           id={idOf("url")}
           label="URL"
-          help="The server's streamable HTTP endpoint."
+          description="The server's streamable HTTP endpoint."
           errors={errors.byField.url}
         >
-          <input
-            {...fieldProps("url", true)}
-            type="url"
-            inputMode="url"
-            required
-            autoCapitalize="none"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://tools.example.com/mcp"
-            className={INPUT_CLASS}
-          />
+          {(control) => (
+            <input
+              {...control}
+              {...valueProps("url")}
+              type="url"
+              inputMode="url"
+              required
+              autoCapitalize="none"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="https://tools.example.com/mcp"
+              className={controlClassName()}
+            />
+          )}
         </Field>
         <Field
           id={idOf("token")}
           label="Token (optional)"
-          help="Sent as a bearer token. Stored sealed and never shown again."
+          description="Sent as a bearer token. Stored sealed and never shown again."
           errors={errors.byField.token}
           className="sm:col-span-2"
         >
-          <input
-            {...fieldProps("token", true)}
-            type="password"
-            autoComplete="new-password"
-            spellCheck={false}
-            className={`${INPUT_CLASS} sm:max-w-sm`}
-          />
+          {(control) => (
+            <input
+              {...control}
+              {...valueProps("token")}
+              type="password"
+              autoComplete="new-password"
+              spellCheck={false}
+              className={controlClassName("sm:max-w-sm")}
+            />
+          )}
         </Field>
       </fieldset>
       <Button

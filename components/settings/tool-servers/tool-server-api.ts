@@ -24,12 +24,12 @@ export const toolServerViewSchema = z.object({
   lastError: z.string().nullable(),
   createdAt: timestamp,
 });
-export type ToolServerView = z.output<typeof toolServerViewSchema>;
+export type ToolServerEntry = z.output<typeof toolServerViewSchema>;
 
 const serverAnswer = z.object({ server: toolServerViewSchema });
 const serverPath = (id: string) => `/api/tool-servers/${encodeURIComponent(id)}`;
 
-export async function fetchToolServers(): Promise<ToolServerView[]> {
+export async function fetchToolServers(): Promise<ToolServerEntry[]> {
   const schema = z.object({ servers: z.array(toolServerViewSchema) });
   return (await get("/api/tool-servers", schema, { fallback: "Couldn't load your tool servers." }))
     .servers;
@@ -39,7 +39,7 @@ export async function addToolServer(input: {
   slug: string;
   url: string;
   token?: string;
-}): Promise<ToolServerView> {
+}): Promise<ToolServerEntry> {
   const answer = await post("/api/tool-servers", input, serverAnswer, {
     fallback: "Couldn't add the tool server.",
   });
@@ -49,7 +49,7 @@ export async function addToolServer(input: {
 export async function patchToolServer(
   id: string,
   body: { url?: string; token?: string | null; readOnlyTools?: string[] },
-): Promise<ToolServerView> {
+): Promise<ToolServerEntry> {
   const answer = await patch(serverPath(id), body, serverAnswer, {
     fallback: "Couldn't save the tool server.",
   });
@@ -57,7 +57,7 @@ export async function patchToolServer(
 }
 
 /** Lists the server's tools again; a server that could not be reached comes back with lastError. */
-export async function refreshToolServer(id: string): Promise<ToolServerView> {
+export async function refreshToolServer(id: string): Promise<ToolServerEntry> {
   const answer = await post(`${serverPath(id)}/refresh`, undefined, serverAnswer, {
     fallback: "Couldn't refresh the tool server.",
   });

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { refreshToolServer, removeToolServer, type ToolServerView } from "./tool-server-api";
+import { refreshToolServer, removeToolServer, type ToolServerEntry } from "./tool-server-api";
 import { ToolServerToken } from "./tool-server-token";
 import { ToolServerTools } from "./tool-server-tools";
 import { ToolServerUrl } from "./tool-server-url";
@@ -15,9 +15,9 @@ export function ToolServerCard({
   onChange,
   onRemoved,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
-  onRemoved: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
+  onRemoved: (server: ToolServerEntry) => void;
 }) {
   const [busy, setBusy] = useState<"refresh" | "remove" | null>(null);
   const [confirming, setConfirming] = useState(false);

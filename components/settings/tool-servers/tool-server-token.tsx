@@ -3,16 +3,16 @@
 // one, and removing it. A token the server can no longer read asks to be entered again.
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import { INPUT_CLASS } from "@/components/settings/agents/agent-fields";
 import { Button } from "@/components/ui/button";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { controlClassName, FieldError, FieldLabel, fieldControlProps } from "@/components/ui/field";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerToken({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   const unreadable = server.tokenState === "unreadable";
   const [editing, setEditing] = useState(false);
@@ -98,22 +98,20 @@ export function ToolServerToken({
           aria-label={`Token for ${server.slug}`}
           className="flex flex-wrap items-end gap-2"
         >
-          <div className="min-w-0 flex-1 sm:max-w-sm">
-            <label htmlFor={inputId} className="block text-xs font-medium">
+          <div className="min-w-0 flex-1 space-y-1 sm:max-w-sm">
+            <FieldLabel htmlFor={inputId} size="xs">
               New token
-            </label>
+            </FieldLabel>
             <input
+              {...fieldControlProps(inputId, { errors: error })}
               ref={inputRef}
-              id={inputId}
               type="password"
               autoComplete="new-password"
               spellCheck={false}
               value={token}
               onChange={(e) => setToken(e.target.value)}
               disabled={saving}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${inputId}-error` : undefined}
-              className={INPUT_CLASS}
+              className={controlClassName()}
             />
           </div>
           <Button type="submit" size="sm" variant="primary" disabled={saving || !token.trim()}>
@@ -135,11 +133,8 @@ export function ToolServerToken({
           ) : null}
         </form>
       ) : null}
-      {error ? (
-        <p id={`${inputId}-error`} role="alert" className="text-xs text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
+      {/* Outside the form: removing the token, with the form closed, can fail too. */}
+      <FieldError id={inputId} errors={error} announce />
     </div>
   );
 }

@@ -3,14 +3,15 @@
 // tool runs without asking; any other asks for approval before each call.
 import { useState } from "react";
 import { toast } from "sonner";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { EmptyState } from "@/components/ui/empty-state";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerTools({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   // The switch being saved shows its new state at once; a refusal puts it back.
   const [saving, setSaving] = useState<{ name: string; readOnly: boolean } | null>(null);
@@ -31,9 +32,9 @@ export function ToolServerTools({
 
   if (server.tools.length === 0) {
     return (
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+      <EmptyState>
         {server.toolsFetchedAt ? "This server lists no tools." : "No tools listed yet: refresh."}
-      </p>
+      </EmptyState>
     );
   }
   return (

@@ -3,17 +3,17 @@
 // server's tools again (a server that cannot be reached there comes back with its error).
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import { INPUT_CLASS } from "@/components/settings/agents/agent-fields";
 import { Button } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
 import { ApiError } from "@/lib/api/client";
-import { patchToolServer, type ToolServerView } from "./tool-server-api";
+import { patchToolServer, type ToolServerEntry } from "./tool-server-api";
 
 export function ToolServerUrl({
   server,
   onChange,
 }: {
-  server: ToolServerView;
-  onChange: (server: ToolServerView) => void;
+  server: ToolServerEntry;
+  onChange: (server: ToolServerEntry) => void;
 }) {
   const [editing, setEditing] = useState(false);
   const [url, setUrl] = useState(server.url);
@@ -81,44 +81,33 @@ export function ToolServerUrl({
     <form
       onSubmit={(event) => void submit(event)}
       aria-label={`URL of ${server.slug}`}
-      className="flex flex-wrap items-end gap-2"
       onKeyDown={(event) => {
         if (event.key === "Escape" && !saving) close();
       }}
     >
-      <div className="min-w-0 flex-1 sm:min-w-80">
-        <label htmlFor={inputId} className="block text-xs font-medium">
-          URL
-        </label>
-        <input
-          ref={inputRef}
-          id={inputId}
-          type="url"
-          inputMode="url"
-          spellCheck={false}
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          disabled={saving}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
-          className={INPUT_CLASS}
-        />
-      </div>
-      <Button type="submit" size="sm" variant="primary" disabled={saving || !url.trim()}>
-        {saving ? "Saving…" : "Save URL"}
-      </Button>
-      <Button size="sm" variant="ghost" disabled={saving} onClick={close}>
-        Cancel
-      </Button>
-      {error ? (
-        <p
-          id={`${inputId}-error`}
-          role="alert"
-          className="w-full text-xs text-red-700 dark:text-red-300"
-        >
-          {error}
-        </p>
-      ) : null}
+      <Field id={inputId} label="URL" labelSize="xs" errors={error} announceErrors>
+        {(control) => (
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              {...control}
+              ref={inputRef}
+              type="url"
+              inputMode="url"
+              spellCheck={false}
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              disabled={saving}
+              className={controlClassName("min-w-0 flex-1 sm:min-w-80")}
+            />
+            <Button type="submit" size="sm" variant="primary" disabled={saving || !url.trim()}>
+              {saving ? "Saving…" : "Save URL"}
+            </Button>
+            <Button size="sm" variant="ghost" disabled={saving} onClick={close}>
+              Cancel
+            </Button>
+          </div>
+        )}
+      </Field>
     </form>
   );
 }

@@ -3,17 +3,19 @@
 // the list in the browser, adds a server, and shows each one's tools, token and last error.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LoadingState } from "@/components/ui/loading-state";
 import { AddToolServer } from "./add-tool-server";
-import { fetchToolServers, type ToolServerView } from "./tool-server-api";
+import { fetchToolServers, type ToolServerEntry } from "./tool-server-api";
 import { ToolServerCard } from "./tool-server-card";
 
 type Load =
   | { state: "loading" }
   | { state: "failed"; message: string }
-  | { state: "ready"; servers: ToolServerView[] };
+  | { state: "ready"; servers: ToolServerEntry[] };
 
-const bySlug = (a: ToolServerView, b: ToolServerView) => a.slug.localeCompare(b.slug);
+const bySlug = (a: ToolServerEntry, b: ToolServerEntry) => a.slug.localeCompare(b.slug);
 
 export function ToolServersSettings() {
   const [load, setLoad] = useState<Load>({ state: "loading" });
@@ -36,12 +38,12 @@ export function ToolServersSettings() {
     void reload();
   }, [reload]);
 
-  const update = (fn: (servers: ToolServerView[]) => ToolServerView[]) =>
+  const update = (fn: (servers: ToolServerEntry[]) => ToolServerEntry[]) =>
     setLoad((current) =>
       current.state === "ready" ? { state: "ready", servers: fn(current.servers) } : current,
     );
 
-  function added(server: ToolServerView) {
+  function added(server: ToolServerEntry) {
     update((list) => [...list.filter((s) => s.id !== server.id), server].sort(bySlug));
     if (server.lastError) toast.error(`Added ${server.slug}, but couldn't list its tools`);
     else
@@ -55,20 +57,13 @@ export function ToolServersSettings() {
       <AddToolServer onAdded={added} />
       <div ref={listRef} tabIndex={-1} className="outline-none">
         {load.state === "loading" ? (
-          <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-            Loading tool servers…
-          </p>
+          <LoadingState label="Loading tool servers…" />
         ) : load.state === "failed" ? (
-          <div role="alert" className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="text-red-700 dark:text-red-300">{load.message}</span>
-            <Button size="sm" onClick={() => void reload()}>
-              Try again
-            </Button>
-          </div>
+          <Alert onRetry={() => void reload()}>{load.message}</Alert>
         ) : load.servers.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          <EmptyState>
             No tool servers yet. Add one above, then allow its tools for an agent in Agents.
-          </p>
+          </EmptyState>
         ) : (
           <ul aria-label="Tool servers" className="space-y-3">
             {load.servers.map((server) => (
