@@ -11,7 +11,7 @@ export interface ExplicitMarker {
 }
 
 /*
- * The offline model's command words (lib/ai/offline-knowledge.ts), plus `decision`. A marker
+ * The offline model's command words (lib/demo-model/knowledge.ts), plus `decision`. A marker
  * starts a line or a sentence and its word is followed by `:` or a space and a non-empty
  * argument, so "I'm done." or "we decided" stay plain text. The argument runs to the end of its
  * sentence.

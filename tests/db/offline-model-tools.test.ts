@@ -6,10 +6,10 @@ import { getDb } from "@/db/client";
 import { getPlan } from "@/db/queries/plans";
 import { readFile } from "@/db/queries/workspace";
 import { parsePlanBlock, renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
-import { createOfflineModel } from "@/lib/ai/offline-model";
-import { renderWorkNote } from "@/lib/ai/offline-work-text";
 import { DEFAULT_LOCAL_CONTEXT_WINDOW } from "@/lib/ai/registry";
 import { DEFAULT_RESET_THRESHOLD } from "@/lib/context/policy";
+import { createOfflineModel } from "@/lib/demo-model/model";
+import { renderWorkNote } from "@/lib/demo-model/work-text";
 import { createToolThread } from "../support/workspace";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";

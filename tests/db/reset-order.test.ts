@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import type { Message } from "@/db/schema";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ContextResetPart } from "@/lib/chat/types";
 import { cancelThreadReset } from "@/lib/context/manual-reset";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import {
   createActor,
   replyText,

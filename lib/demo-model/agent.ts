@@ -4,17 +4,12 @@
 // the carried-over brief, the tool calls and results since the request) and never from memory.
 // An agent handed the run by another works on its brief's objective instead of the request.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import {
-  type AgentBriefReading,
-  objectiveBrief,
-  ownAgentId,
-  readAgentBrief,
-} from "./offline-agent-brief";
-import { stepHandoff, stepListAgents } from "./offline-handoff";
-import { firstCommandIndex, handoffRequestOf, parseCommand, readPrompt } from "./offline-knowledge";
-import { stepRemember } from "./offline-pin";
-import { stepRecall } from "./offline-recall";
-import { findReviseCommand, stepRevise } from "./offline-revise";
+import { type AgentBriefReading, objectiveBrief, ownAgentId, readAgentBrief } from "./agent-brief";
+import { stepHandoff, stepListAgents } from "./handoff";
+import { firstCommandIndex, handoffRequestOf, parseCommand, readPrompt } from "./knowledge";
+import { stepRemember } from "./pin";
+import { stepRecall } from "./recall";
+import { findReviseCommand, stepRevise } from "./revise";
 import {
   call,
   clip,
@@ -30,8 +25,8 @@ import {
   stepList,
   stepRead,
   stepWrite,
-} from "./offline-steps";
-import { findToolCommand, type ToolCommand } from "./offline-tool-commands";
+} from "./steps";
+import { findToolCommand, type ToolCommand } from "./tool-commands";
 import {
   currentPlan,
   findRequest,
@@ -41,8 +36,8 @@ import {
   type ToolStep,
   toolSteps,
   workspaceBlockPaths,
-} from "./offline-transcript";
-import { renderWorkNote } from "./offline-work-text";
+} from "./transcript";
+import { renderWorkNote } from "./work-text";
 
 export type { OfflineStep };
 

@@ -5,6 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, Output, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { estimatePromptTokens, estimateTokens } from "@/lib/ai/tokens";
 import { COMPACT_INSTRUCTION, HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
@@ -14,8 +15,7 @@ import {
   OFFLINE_COMPACT_MARKER,
   OFFLINE_MODEL_NOTICE,
   splitWords,
-} from "./offline-model";
-import { estimatePromptTokens, estimateTokens } from "./tokens";
+} from "./model";
 
 beforeEach(() => {
   vi.stubEnv("BATON_LOCAL_DELAY_MS", "0");

@@ -27,8 +27,8 @@ beforeEach(async () => {
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);
 
-import { createOfflineModel } from "./offline-model";
-import { renderWorkNote, WORK_NOTE_WORDS } from "./offline-work-text";
+import { createOfflineModel } from "./model";
+import { renderWorkNote, WORK_NOTE_WORDS } from "./work-text";
 
 describe("offline tools: vocabulary", () => {
   it.each([

@@ -1,6 +1,6 @@
 // What the offline model knows: a pure fold over the prompt (user commands, carried-over handoff
 // briefs, another agent's handoff brief, its own compaction summaries). The texts it writes from
-// that: ./offline-replies.
+// that: ./replies.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { HandoffArtifact, RemainingTask } from "@/lib/handoff/artifact";
 import {
@@ -9,9 +9,9 @@ import {
   extractCarriedOverBlock,
 } from "@/lib/handoff/brief";
 import { parseHandoffMarkdown } from "@/lib/handoff/markdown";
-import { readAgentBrief } from "./offline-agent-brief";
-import { findToolCommand } from "./offline-tool-commands";
-import { CONTINUE_INSTRUCTION, messageText } from "./offline-transcript";
+import { readAgentBrief } from "./agent-brief";
+import { findToolCommand } from "./tool-commands";
+import { CONTINUE_INSTRUCTION, messageText } from "./transcript";
 
 export interface DoneTask {
   /** Absent for work done outside a `todo` (a brief's completed_work, `done <free text>`). */

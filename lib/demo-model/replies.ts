@@ -15,14 +15,8 @@ import {
   type PromptReading,
   SUMMARY_SECTION,
   union,
-} from "./offline-knowledge";
-import {
-  currentPlan,
-  inputField,
-  type PlanItem,
-  type ToolStep,
-  toolSteps,
-} from "./offline-transcript";
+} from "./knowledge";
+import { currentPlan, inputField, type PlanItem, type ToolStep, toolSteps } from "./transcript";
 
 /** Every fact the model can see, carried ones first. */
 export function allFacts(k: OfflineKnowledge): string[] {
