@@ -33,6 +33,7 @@ import {
   highestPlanNumber,
   inputField,
   type PlanItem,
+  planAfter,
   type ToolStep,
   toolSteps,
   workspaceBlockPaths,
@@ -58,17 +59,22 @@ function planList(items: PlanItem[]): string[] {
 function stepPlan(ctx: StepContext, tasks: string[]): OfflineStep {
   if (!ctx.tools.has("update_plan")) return missingTool("keep a plan", "update_plan");
   const done = lastCall(ctx.steps, "update_plan");
-  // A new plan replaces the old one; its ids continue after the highest id the prompt shows, so
-  // an id (and its work/<id>.md note) never names two different tasks.
-  const first = highestPlanNumber(ctx.prompt.slice(0, ctx.requestIndex + 1), ctx.brief) + 1;
-  const items: PlanItem[] = tasks.map((task, i) => ({
-    id: `p${first + i}`,
-    task,
-    status: "pending",
-  }));
-  if (!done?.result) return call("update_plan", { items });
+  if (!done?.result) {
+    // A new plan replaces the old one; its ids continue after the highest id the prompt shows,
+    // so an id (and its work/<id>.md note) never names two different tasks.
+    const first = highestPlanNumber(ctx.prompt.slice(0, ctx.requestIndex + 1), ctx.brief) + 1;
+    const items: PlanItem[] = tasks.map((task, i) => ({
+      id: `p${first + i}`,
+      task,
+      status: "pending",
+    }));
+    return call("update_plan", { items });
+  }
   if (done.result.status !== "ok")
     return say(`I couldn't set the plan: ${failureText(done.result)}.`);
+  // The plan as stored: numbering it afresh would count the ids the call itself added (the run
+  // loop renders the new plan into the system prompt's block before this step).
+  const items = planAfter(done) ?? [];
   return say(
     [
       `Plan set with ${items.length} item${items.length === 1 ? "" : "s"}:`,
