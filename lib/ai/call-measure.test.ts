@@ -3,8 +3,8 @@ import { simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { CallSample } from "@/lib/context/calibration";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import { measuredModel } from "./call-measure";
-import { createOfflineModel } from "./offline-model";
 import { OFFLINE_MODEL_ID } from "./registry";
 import { estimatePromptTokens } from "./tokens";
 

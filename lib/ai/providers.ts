@@ -7,7 +7,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type ServerEnv, serverEnv } from "@/core/env";
 import { BatonError } from "@/core/errors";
-import { createOfflineModel } from "./offline-model";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import { OFFLINE_MODEL_ID, providerOf } from "./registry";
 
 /** The variables this module reads (already parsed: trimmed, "" as unset). */

@@ -7,7 +7,7 @@ import { generateText } from "ai";
 import { log } from "@/core/log";
 import { redactText } from "@/core/redact/engine";
 import { replaceTitleIfUnchanged } from "@/db/queries/threads";
-import { OFFLINE_TITLE_MARKER } from "@/lib/ai/offline-model";
+import { OFFLINE_TITLE_MARKER } from "@/lib/demo-model/model";
 import { cleanModelTitle, NO_TITLE, salientTitle } from "./salient-title";
 
 export const TITLE_INSTRUCTION = [

@@ -1,6 +1,6 @@
 // The instructions Baton gives a model for its own bookkeeping calls: writing a handoff and
 // summarizing older messages. Kept apart so tests and the offline model can recognize them.
-import { OFFLINE_COMPACT_MARKER } from "@/lib/ai/offline-model";
+import { OFFLINE_COMPACT_MARKER } from "@/lib/demo-model/model";
 
 export const HANDOFF_INSTRUCTION = [
   "Your context window is nearly full. Write a handoff for the next session of this conversation:",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "@/lib/ai/offline-knowledge";
+import { parseCommand } from "@/lib/demo-model/knowledge";
 import { type HandoffArtifactInput, handoffArtifactSchema } from "./artifact";
 import { applyExplicitMarkers, parseExplicitMarkers } from "./explicit-markers";
 

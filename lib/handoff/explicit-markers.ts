@@ -11,7 +11,7 @@ export interface ExplicitMarker {
 }
 
 /*
- * The offline model's command words (lib/ai/offline-knowledge.ts), plus `decision`. A marker
+ * The marker words (the offline demo model, lib/demo-model/knowledge.ts, reads them too). A marker
  * starts a line or a sentence and its word is followed by `:` or a space and a non-empty
  * argument, so "I'm done." or "we decided" stay plain text. The argument runs to the end of its
  * sentence.
@@ -19,7 +19,8 @@ export interface ExplicitMarker {
 const MARKER = /^(decide|decision|note|todo|remember|done)\b[:\t ][\t ]*(\S.*)$/i;
 const SENTENCE_BREAK = /(?<=[.!?])\s+/;
 const TRAILING_PUNCTUATION = /[\s.,;:!?]+$/;
-const TASK_ID = /^(t\d+)\b[\s:.-]*/i;
+/** A todo's id (`t3`) at the start of a done-work item or a `done` argument. */
+export const TASK_ID = /^(t\d+)\b[\s:.-]*/i;
 // Artifact strings are capped at 20,000 characters by the schema; stay well inside it.
 const MAX_ITEM_CHARS = 4_000;
 
@@ -41,22 +42,40 @@ function cleanArgument(raw: string): string {
   return bare.length <= MAX_ITEM_CHARS ? bare : `${bare.slice(0, MAX_ITEM_CHARS - 1)}…`;
 }
 
-/** Every marker in `text`, in order: one per line or sentence that starts with a marker word. */
-export function parseExplicitMarkers(text: string): ExplicitMarker[] {
-  const markers: ExplicitMarker[] = [];
+export interface LocatedMarker extends ExplicitMarker {
+  /** Where the marker's word starts in the text. */
+  index: number;
+}
+
+/** Every marker in `text` with where it starts, in order (see parseExplicitMarkers). */
+export function findExplicitMarkers(text: string): LocatedMarker[] {
+  const markers: LocatedMarker[] = [];
+  let lineStart = 0;
   for (const line of text.split(/\r?\n/)) {
+    let cursor = 0;
     for (const sentence of line.trim().split(SENTENCE_BREAK)) {
+      cursor = line.indexOf(sentence, cursor);
       const match = MARKER.exec(sentence.trim());
       const kind = match?.[1] ? KIND_OF[match[1].toLowerCase()] : undefined;
       const argument = cleanArgument(match?.[2] ?? "");
-      if (kind && argument) markers.push({ kind, text: argument });
+      if (kind && argument) markers.push({ kind, text: argument, index: lineStart + cursor });
+      cursor += sentence.length;
     }
+    lineStart += line.length + (text[lineStart + line.length] === "\r" ? 2 : 1);
   }
   return markers;
 }
 
-function pushUnique(list: string[], item: string): string[] {
-  return list.some((existing) => normalize(existing) === normalize(item)) ? list : [...list, item];
+/** Every marker in `text`, in order: one per line or sentence that starts with a marker word. */
+export function parseExplicitMarkers(text: string): ExplicitMarker[] {
+  return findExplicitMarkers(text).map(({ kind, text }) => ({ kind, text }));
+}
+
+/** `list` with `item` added at the end, unless it holds it already (case and spacing ignored). */
+export function pushUnique(list: readonly string[], item: string): string[] {
+  return list.some((existing) => normalize(existing) === normalize(item))
+    ? [...list]
+    : [...list, item];
 }
 
 /** t(N+1) past every task id and task count the artifact shows (the offline model's numbering). */

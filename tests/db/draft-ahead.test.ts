@@ -5,10 +5,10 @@ import { getAheadDraft } from "@/db/queries/ahead-drafts";
 import { getCurrentHandoff } from "@/db/queries/handoff-reads";
 import { listSessions } from "@/db/queries/sessions";
 import type { ChatSession } from "@/db/schema";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { Actor } from "@/lib/auth/server";
 import type { ContextResetPart } from "@/lib/chat/types";
 import { isDraftingAhead, settleDraftsAhead } from "@/lib/context/draft-ahead";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { CARRIED_OVER_OPEN_TAG } from "@/lib/handoff/brief";
 import {

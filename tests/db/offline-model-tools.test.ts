@@ -1,15 +1,17 @@
 // The offline model against the real built-in tools of a thread (database-backed workspace and
 // plan), in the AI SDK's multi-step loop: it reads the tools' actual result shapes correctly.
+import { randomUUID } from "node:crypto";
 import { type ModelMessage, stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { getPlan } from "@/db/queries/plans";
 import { readFile } from "@/db/queries/workspace";
 import { parsePlanBlock, renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
-import { createOfflineModel } from "@/lib/ai/offline-model";
-import { renderWorkNote } from "@/lib/ai/offline-work-text";
 import { DEFAULT_LOCAL_CONTEXT_WINDOW } from "@/lib/ai/registry";
 import { DEFAULT_RESET_THRESHOLD } from "@/lib/context/policy";
+import { createOfflineModel } from "@/lib/demo-model/model";
+import { renderWorkNote } from "@/lib/demo-model/work-text";
+import { createActor, replyText, sendTurn } from "../support/chat";
 import { createToolThread } from "../support/workspace";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";
@@ -58,6 +60,23 @@ describe("offline model with the built-in tools", () => {
       path: "work/p2.md",
     });
     expect(note?.content).toBe(renderWorkNote("p2", "draft"));
+  });
+
+  it("numbers a plan's items in its reply as the stored plan does, in a new thread and after", async () => {
+    const actor = await createActor();
+    const threadId = randomUUID();
+    const planned = async (text: string) => {
+      const reply = replyText((await sendTurn(actor, threadId, text)).parts);
+      const plan = await getPlan(getDb(), { userId: actor.id, threadId });
+      return { reply, stored: plan?.items.map((i) => `- ${i.id}: ${i.task}`) ?? [] };
+    };
+    const first = await planned("plan: a; b; c; d; e");
+    expect(first.stored).toEqual(["- p1: a", "- p2: b", "- p3: c", "- p4: d", "- p5: e"]);
+    expect(first.reply).toContain(`Plan set with 5 items:\n${first.stored.join("\n")}\n`);
+    // A new plan replaces the old one; its ids continue after the old ones.
+    const second = await planned("plan: f; g");
+    expect(second.stored).toEqual(["- p6: f", "- p7: g"]);
+    expect(second.reply).toContain(`Plan set with 2 items:\n${second.stored.join("\n")}\n`);
   });
 
   it("reads on after the preview of a 200 kB file", async () => {

@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getMessage, listThreadMessages } from "@/db/queries/messages";
 import { listSessions } from "@/db/queries/sessions";
 import type { Message } from "@/db/schema";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ContextResetPart } from "@/lib/chat/types";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import { cancelThreadReset } from "@/lib/runs/reset-requests";
 import {
   createActor,

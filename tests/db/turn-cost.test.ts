@@ -9,9 +9,9 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { listThreadMessages } from "@/db/queries/messages";
 import { getThread } from "@/db/queries/threads";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { Actor } from "@/lib/auth/server";
 import { settleTitles } from "@/lib/chat/thread-title";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import { createActor, parseSse, sendTurn, startTurn, waitForStoredReplies } from "../support/chat";
 import { recordStatements, type Statement } from "../support/statement-log";
 

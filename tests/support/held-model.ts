@@ -1,7 +1,7 @@
 // The offline model held before its first word until the test releases it: a reply that is
 // still being written while the test acts on the thread.
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createOfflineModel } from "@/lib/ai/offline-model";
+import { createOfflineModel } from "@/lib/demo-model/model";
 
 export function heldModel(): { model: LanguageModelV3; release: () => void } {
   let release: () => void = () => {};

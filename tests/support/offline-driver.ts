@@ -6,8 +6,8 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import type { PlanItem } from "@/core/plan-items";
-import { createOfflineModel } from "@/lib/ai/offline-model";
 import type { ToolDefinition } from "@/lib/ai/tokens";
+import { createOfflineModel } from "@/lib/demo-model/model";
 import {
   createMemoryWorkspace,
   type MemoryWorkspace,

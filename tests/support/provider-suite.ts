@@ -8,7 +8,7 @@ import { POST } from "@/app/api/chat/route";
 import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
 import { handoffRevisions, type Message, sessions, threads } from "@/db/schema";
-import { OFFLINE_TITLE_MARKER } from "@/lib/ai/offline-model";
+import { OFFLINE_TITLE_MARKER } from "@/lib/demo-model/model";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { guestHeaders } from "./auth";
 import { parseSse, replyText, type SsePart } from "./chat";

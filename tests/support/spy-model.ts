@@ -5,7 +5,7 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
-import { createOfflineModel } from "@/lib/ai/offline-model";
+import { createOfflineModel } from "@/lib/demo-model/model";
 
 export interface RecordedCall {
   kind: "stream" | "generate";

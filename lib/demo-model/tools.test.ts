@@ -27,8 +27,8 @@ beforeEach(async () => {
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);
 
-import { createOfflineModel } from "./offline-model";
-import { renderWorkNote, WORK_NOTE_WORDS } from "./offline-work-text";
+import { createOfflineModel } from "./model";
+import { renderWorkNote, WORK_NOTE_WORDS } from "./work-text";
 
 describe("offline tools: vocabulary", () => {
   it.each([
@@ -75,6 +75,29 @@ describe("offline tools: vocabulary", () => {
         ],
       },
     });
+  });
+
+  it("numbers its plan reply as the stored plan, with the plan block refreshed after the call", async () => {
+    // The run loop renders the system prompt afresh before every step, so the reply's step
+    // already shows the new plan in its block.
+    for (const [shown, tasks, stored] of [
+      [[], ["a", "b", "c", "d", "e"], ["p1", "p2", "p3", "p4", "p5"]],
+      [planItems(["a", "b"], () => "done"), ["c", "d"], ["p3", "p4"]],
+    ] as const) {
+      driver.ws.plan = [...shown];
+      const prompt: LanguageModelV3Prompt = [
+        system(renderPlanBlock(driver.ws.plan)),
+        user(`plan: ${tasks.join("; ")}`),
+      ];
+      driver.apply(prompt, await next(prompt));
+      prompt[0] = system(renderPlanBlock(driver.ws.plan));
+      const reply = await next(prompt);
+      expect(driver.ws.plan.map((i) => i.id)).toEqual(stored);
+      expect(reply).toEqual({
+        kind: "text",
+        text: expect.stringContaining(stored.map((id, i) => `- ${id}: ${tasks[i]}`).join("\n")),
+      });
+    }
   });
 
   it("work through the plan → marks the first pending item in progress", async () => {

@@ -1,8 +1,8 @@
 // The offline model's agent-handoff commands: `hand off to <slug>: <objective>` makes one
 // handoff_to_agent call whose brief is built from what the prompt shows (files written, plan,
 // facts, a brief it was handed itself), and `list agents` lists the agents it may hand off to.
-import { clip, MAX_ITEM_CHARS, readPrompt, union } from "./offline-knowledge";
-import { allFacts } from "./offline-replies";
+import { clip, MAX_ITEM_CHARS, readPrompt, union } from "./knowledge";
+import { allFacts } from "./replies";
 import {
   call,
   failureText,
@@ -12,8 +12,8 @@ import {
   type StepContext,
   say,
   spilledText,
-} from "./offline-steps";
-import { currentPlan, inputField, toolSteps } from "./offline-transcript";
+} from "./steps";
+import { currentPlan, inputField, toolSteps } from "./transcript";
 
 /** Items per list of a brief: a brief is read whole by the next agent, so it stays short. */
 export const MAX_BRIEF_ITEMS = 50;

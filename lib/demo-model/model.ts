@@ -1,7 +1,7 @@
 // `baton/local`: the offline demo model, a LanguageModelV3 with no weights and no network whose
-// output is a pure function of its prompt. It answers in text (./offline-knowledge,
-// ./offline-replies) or, for a tool command, takes the next tool step (./offline-agent); the
-// stream plumbing is in ./offline-stream.
+// output is a pure function of its prompt. It answers in text (./knowledge,
+// ./replies) or, for a tool command, takes the next tool step (./agent); the
+// stream plumbing is in ./stream.
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -14,19 +14,14 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { serverEnv } from "@/core/env";
+import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
+import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
 import { salientTitle } from "@/lib/chat/salient-title";
-import { decideToolStep } from "./offline-agent";
-import { continuationOf, remainderAfter } from "./offline-continue";
-import {
-  OFFLINE_COMPACT_MARKER,
-  readPrompt,
-  requestStart,
-  wantsCompaction,
-} from "./offline-knowledge";
-import { buildArtifact, readWorkFacts, renderReply, renderSummary } from "./offline-replies";
-import { abortError, sleep, splitWords, type TimedPart, timedStream } from "./offline-stream";
-import { OFFLINE_MODEL_ID } from "./registry";
-import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "./tokens";
+import { decideToolStep } from "./agent";
+import { continuationOf, remainderAfter } from "./continue";
+import { OFFLINE_COMPACT_MARKER, readPrompt, requestStart, wantsCompaction } from "./knowledge";
+import { buildArtifact, readWorkFacts, renderReply, renderSummary } from "./replies";
+import { abortError, sleep, splitWords, type TimedPart, timedStream } from "./stream";
 
 export { OFFLINE_COMPACT_MARKER, splitWords };
 

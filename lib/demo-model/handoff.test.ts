@@ -11,8 +11,8 @@ import {
   system,
   user,
 } from "@/tests/support/offline-driver";
-import { NOTHING_DONE } from "./offline-handoff";
-import { OFFLINE_MODEL_NOTICE } from "./offline-model";
+import { NOTHING_DONE } from "./handoff";
+import { OFFLINE_MODEL_NOTICE } from "./model";
 
 let driver: OfflineDriver;
 beforeEach(async () => {

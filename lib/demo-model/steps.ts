@@ -1,11 +1,11 @@
 // The offline model's single-call tool commands (write, read, delete, list files, call): the
 // next step from the prompt — the call when none was made since the request, else the reply
-// that reads its result. Shared step helpers for ./offline-agent live here too.
+// that reads its result. Shared step helpers for ./agent live here too.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
-import type { AgentBriefReading } from "./offline-agent-brief";
-import type { ToolCommand } from "./offline-tool-commands";
-import { inputField, type ReadResult, type ToolStep } from "./offline-transcript";
+import type { AgentBriefReading } from "./agent-brief";
+import type { ToolCommand } from "./tool-commands";
+import { inputField, type ReadResult, type ToolStep } from "./transcript";
 
 export type OfflineStep =
   | { kind: "tool-call"; toolName: string; input: Record<string, unknown> }

@@ -27,9 +27,9 @@ beforeEach(async () => {
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);
 
-import { createOfflineModel } from "./offline-model";
-import { renderWorkNote } from "./offline-work-text";
-import { estimatePromptTokens, toolDefinitionTokens } from "./tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { createOfflineModel } from "./model";
+import { renderWorkNote } from "./work-text";
 
 describe("offline tools: approvals and large files", () => {
   it("a denied delete is answered in text: the file was not deleted", async () => {

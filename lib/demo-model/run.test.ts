@@ -14,6 +14,9 @@ import {
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_SYSTEM_PROMPT } from "@/lib/agents/profiles";
 import { renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
+import { DEFAULT_LOCAL_CONTEXT_WINDOW, OFFLINE_MODEL_ID } from "@/lib/ai/registry";
+import { estimateMessageTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import { DEFAULT_RESET_THRESHOLD } from "@/lib/context/policy";
 import { HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
@@ -25,11 +28,8 @@ import {
   type MemoryWorkspace,
   toolStepMessages,
 } from "@/tests/support/memory-workspace";
-import { createOfflineModel } from "./offline-model";
-import { renderWorkNote } from "./offline-work-text";
-import { DEFAULT_LOCAL_CONTEXT_WINDOW, OFFLINE_MODEL_ID } from "./registry";
-import { estimateMessageTokens, toolDefinitionTokens } from "./tokens";
-import { toolSetTokens } from "./tool-definitions";
+import { createOfflineModel } from "./model";
+import { renderWorkNote } from "./work-text";
 
 const THRESHOLD = DEFAULT_RESET_THRESHOLD * DEFAULT_LOCAL_CONTEXT_WINDOW;
 const CONTINUE = "Continue the task from the carried-over context.";

@@ -181,7 +181,7 @@ export function planItemsOf(value: unknown): PlanItem[] | null {
 }
 
 /** The plan a successful update_plan call left: the tool's echo, else what was sent. */
-function planAfter(step: ToolStep): PlanItem[] | null {
+export function planAfter(step: ToolStep): PlanItem[] | null {
   if (step.toolName !== "update_plan" || step.result?.status !== "ok") return null;
   return planItemsOf(step.result.value) ?? planItemsOf(step.input);
 }

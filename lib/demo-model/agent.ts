@@ -4,17 +4,12 @@
 // the carried-over brief, the tool calls and results since the request) and never from memory.
 // An agent handed the run by another works on its brief's objective instead of the request.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import {
-  type AgentBriefReading,
-  objectiveBrief,
-  ownAgentId,
-  readAgentBrief,
-} from "./offline-agent-brief";
-import { stepHandoff, stepListAgents } from "./offline-handoff";
-import { firstCommandIndex, handoffRequestOf, parseCommand, readPrompt } from "./offline-knowledge";
-import { stepRemember } from "./offline-pin";
-import { stepRecall } from "./offline-recall";
-import { findReviseCommand, stepRevise } from "./offline-revise";
+import { type AgentBriefReading, objectiveBrief, ownAgentId, readAgentBrief } from "./agent-brief";
+import { stepHandoff, stepListAgents } from "./handoff";
+import { firstCommandIndex, handoffRequestOf, parseCommand, readPrompt } from "./knowledge";
+import { stepRemember } from "./pin";
+import { stepRecall } from "./recall";
+import { findReviseCommand, stepRevise } from "./revise";
 import {
   call,
   clip,
@@ -30,19 +25,20 @@ import {
   stepList,
   stepRead,
   stepWrite,
-} from "./offline-steps";
-import { findToolCommand, type ToolCommand } from "./offline-tool-commands";
+} from "./steps";
+import { findToolCommand, type ToolCommand } from "./tool-commands";
 import {
   currentPlan,
   findRequest,
   highestPlanNumber,
   inputField,
   type PlanItem,
+  planAfter,
   type ToolStep,
   toolSteps,
   workspaceBlockPaths,
-} from "./offline-transcript";
-import { renderWorkNote } from "./offline-work-text";
+} from "./transcript";
+import { renderWorkNote } from "./work-text";
 
 export type { OfflineStep };
 
@@ -63,17 +59,22 @@ function planList(items: PlanItem[]): string[] {
 function stepPlan(ctx: StepContext, tasks: string[]): OfflineStep {
   if (!ctx.tools.has("update_plan")) return missingTool("keep a plan", "update_plan");
   const done = lastCall(ctx.steps, "update_plan");
-  // A new plan replaces the old one; its ids continue after the highest id the prompt shows, so
-  // an id (and its work/<id>.md note) never names two different tasks.
-  const first = highestPlanNumber(ctx.prompt.slice(0, ctx.requestIndex + 1), ctx.brief) + 1;
-  const items: PlanItem[] = tasks.map((task, i) => ({
-    id: `p${first + i}`,
-    task,
-    status: "pending",
-  }));
-  if (!done?.result) return call("update_plan", { items });
+  if (!done?.result) {
+    // A new plan replaces the old one; its ids continue after the highest id the prompt shows,
+    // so an id (and its work/<id>.md note) never names two different tasks.
+    const first = highestPlanNumber(ctx.prompt.slice(0, ctx.requestIndex + 1), ctx.brief) + 1;
+    const items: PlanItem[] = tasks.map((task, i) => ({
+      id: `p${first + i}`,
+      task,
+      status: "pending",
+    }));
+    return call("update_plan", { items });
+  }
   if (done.result.status !== "ok")
     return say(`I couldn't set the plan: ${failureText(done.result)}.`);
+  // The plan as stored: numbering it afresh would count the ids the call itself added (the run
+  // loop renders the new plan into the system prompt's block before this step).
+  const items = planAfter(done) ?? [];
   return say(
     [
       `Plan set with ${items.length} item${items.length === 1 ? "" : "s"}:`,

@@ -15,14 +15,8 @@ import {
   type PromptReading,
   SUMMARY_SECTION,
   union,
-} from "./offline-knowledge";
-import {
-  currentPlan,
-  inputField,
-  type PlanItem,
-  type ToolStep,
-  toolSteps,
-} from "./offline-transcript";
+} from "./knowledge";
+import { currentPlan, inputField, type PlanItem, type ToolStep, toolSteps } from "./transcript";
 
 /** Every fact the model can see, carried ones first. */
 export function allFacts(k: OfflineKnowledge): string[] {
@@ -175,7 +169,7 @@ const label = (item: PlanItem) => `${item.id}: ${item.task}`;
 /**
  * The handoff built extractively from the prompt, merged over the carried brief so chained
  * resets keep everything: `remember` → must_preserve (a pin), `note` → confirmed_facts,
- * `decide` → key_decisions, `todo` → remaining_tasks, `done` → completed_work, other messages →
+ * `decide` → key_decisions, `todo` → remaining_tasks, `done` → completed_work (a closed todo as `tN: task`), other messages →
  * state_summary and last_completed_step. The state summary describes this point and is written
  * afresh at every reset (it never quotes the previous one). The plan as the prompt shows it replaces the plan
  * items a carried brief lists: pending → remaining_tasks, in progress → in_progress, done →
@@ -217,7 +211,7 @@ export function buildArtifact(
     goal: clip(carried?.goal || k.firstUserText || "", MAX_ITEM_CHARS),
     state_summary: clip(summary, MAX_SUMMARY_CHARS),
     completed_work: union(
-      k.doneTasks.map((t) => t.task).filter((t) => !stale(t)),
+      k.doneTasks.map(doneLabel).filter((t) => !stale(t)),
       byStatus("done").map(label),
     ),
     in_progress: union(
@@ -276,6 +270,8 @@ export function renderReply(reading: PromptReading): string {
           return `I don't see a task ${event.id} in this conversation.`;
       }
       break;
+    case "markers":
+      return event.events.map((e) => renderReply({ ...reading, lastEvent: e })).join("\n");
     case "query":
       return renderKnowledge(reading.knowledge);
     case "handoff":

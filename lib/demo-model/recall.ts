@@ -9,8 +9,8 @@ import {
   type OfflineStep,
   type StepContext,
   say,
-} from "./offline-steps";
-import { inputField } from "./offline-transcript";
+} from "./steps";
+import { inputField } from "./transcript";
 
 export function stepRecall(ctx: StepContext, query: string): OfflineStep {
   if (!ctx.tools.has("search_history")) {

@@ -1,8 +1,8 @@
 // `polish <path>` (or revise, edit, finish, with an optional note): what an agent that was handed
 // a file does with it — read it whole, one window per step, write the revised version
-// (./offline-revise-text) and say what changed. Only a handed-over objective uses it.
+// (./revise-text) and say what changed. Only a handed-over objective uses it.
 import { LONG_LINE_MARK } from "@/lib/workspace/text";
-import { reviseText } from "./offline-revise-text";
+import { reviseText } from "./revise-text";
 import {
   call,
   code,
@@ -11,9 +11,9 @@ import {
   type OfflineStep,
   type StepContext,
   say,
-} from "./offline-steps";
-import { filePath, PATH_TOKEN } from "./offline-tool-commands";
-import { inputField, type ToolStep } from "./offline-transcript";
+} from "./steps";
+import { filePath, PATH_TOKEN } from "./tool-commands";
+import { inputField, type ToolStep } from "./transcript";
 
 export interface ReviseCommand {
   verb: "polish" | "revise" | "edit" | "finish";

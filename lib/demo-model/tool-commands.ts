@@ -1,6 +1,6 @@
 // The offline model's tool vocabulary: what a user message asks it to do with the workspace,
 // plan and agent-handoff tools. Pure parsing; what each command does step by step is in
-// ./offline-agent.
+// ./agent.
 
 export type ToolCommand =
   | { kind: "write"; path: string; content: string }

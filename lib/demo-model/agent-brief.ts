@@ -2,7 +2,7 @@
 // system prompt (`# Handoff Brief` and its sections) and the user message that brief stands for
 // (the request that asked for the handoff, moved into this agent's session).
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { ownText } from "./offline-transcript";
+import { ownText } from "./transcript";
 
 export interface AgentBriefReading {
   /** The agent that handed over, as the brief's opening names it; null when it names none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findToolCommand } from "./offline-tool-commands";
+import { findToolCommand } from "./tool-commands";
 
 describe("the offline model's recall command", () => {
   it("reads `recall <words>` at the start of a line as a search", () => {

@@ -5,6 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, Output, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { estimatePromptTokens, estimateTokens } from "@/lib/ai/tokens";
 import { COMPACT_INSTRUCTION, HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";
@@ -14,8 +15,7 @@ import {
   OFFLINE_COMPACT_MARKER,
   OFFLINE_MODEL_NOTICE,
   splitWords,
-} from "./offline-model";
-import { estimatePromptTokens, estimateTokens } from "./tokens";
+} from "./model";
 
 beforeEach(() => {
   vi.stubEnv("BATON_LOCAL_DELAY_MS", "0");
@@ -121,14 +121,27 @@ describe("offline model: vocabulary", () => {
   });
 
   it("remember <fact> confirms the fact", async () => {
-    expect(await reply(chat("Please REMEMBER that the deploy key is in Vault."))).toBe(
+    expect(await reply(chat("Sure. REMEMBER that the deploy key is in Vault."))).toBe(
       "Noted — I'll remember that the deploy key is in Vault.",
     );
   });
 
   it("decide <decision> confirms the decision", async () => {
-    expect(await reply(chat("ok, decide: we ship on Fridays"))).toBe(
+    expect(await reply(chat("ok. decide: we ship on Fridays"))).toBe(
       "Decision recorded: we ship on Fridays.",
+    );
+  });
+
+  it("reads a command only where it starts a line or a sentence", async () => {
+    expect(await reply(chat("Please remember that the deploy key is in Vault."))).toMatch(
+      /^You said:/,
+    );
+    expect(await reply(chat("ok, decide: we ship on Fridays"))).toMatch(/^You said:/);
+  });
+
+  it("answers every command of a message, in order", async () => {
+    expect(await reply(chat("decide use Postgres. todo write the migration"))).toBe(
+      "Decision recorded: use Postgres.\nAdded task t1: write the migration.",
     );
   });
 
@@ -289,7 +302,8 @@ describe("offline model: structured output (the handoff)", () => {
     expect(output.must_preserve).toEqual(["the launch is on May 3"]);
     expect(output.key_decisions).toEqual(["announce on the blog first"]);
     expect(output.remaining_tasks).toEqual([{ id: "t1", task: "draft the announcement" }]);
-    expect(output.completed_work).toEqual(["book the venue"]);
+    // A closed todo keeps its id, as the explicit markers' merge records it.
+    expect(output.completed_work).toEqual(["t2: book the venue"]);
     expect(output.state_summary).toContain("the budget talk went well");
     expect(output.last_completed_step).toContain("the budget talk went well");
   });
@@ -315,7 +329,7 @@ describe("offline model: structured output (the handoff)", () => {
     expect(output.remaining_tasks).toEqual([{ id: "t3", task: "add VAT rates" }]);
     expect(output.completed_work).toEqual([
       "set up the Stripe account",
-      "write the invoice template",
+      "t1: write the invoice template",
     ]);
     // The summary is written afresh for this point, never nesting the previous one.
     expect(output.state_summary).not.toContain("Pricing table done.");

@@ -8,9 +8,9 @@ import { splitLines } from "@/lib/workspace/text";
 import { agentBriefMarkdown as renderBrief } from "@/tests/support/agent-brief";
 import { createMemoryWorkspace } from "@/tests/support/memory-workspace";
 import { planItems } from "@/tests/support/offline-driver";
-import { parseAgentBrief } from "./offline-agent-brief";
-import { createOfflineModel } from "./offline-model";
-import { reviseText } from "./offline-revise-text";
+import { parseAgentBrief } from "./agent-brief";
+import { createOfflineModel } from "./model";
+import { reviseText } from "./revise-text";
 
 const DRAFT = "this is a draft.  it needs work\n\n\n- first point\nthe end   \n";
 

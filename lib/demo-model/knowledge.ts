@@ -1,17 +1,25 @@
 // What the offline model knows: a pure fold over the prompt (user commands, carried-over handoff
 // briefs, another agent's handoff brief, its own compaction summaries). The texts it writes from
-// that: ./offline-replies.
+// that: ./replies.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
-import type { HandoffArtifact, RemainingTask } from "@/lib/handoff/artifact";
+import { emptyArtifact, type HandoffArtifact, type RemainingTask } from "@/lib/handoff/artifact";
 import {
   CARRIED_OVER_CLOSE_TAG,
   CARRIED_OVER_OPEN_TAG,
   extractCarriedOverBlock,
 } from "@/lib/handoff/brief";
+import {
+  applyExplicitMarkers,
+  type ExplicitMarker,
+  findExplicitMarkers,
+  type MarkerKind,
+  pushUnique,
+  TASK_ID,
+} from "@/lib/handoff/explicit-markers";
 import { parseHandoffMarkdown } from "@/lib/handoff/markdown";
-import { readAgentBrief } from "./offline-agent-brief";
-import { findToolCommand } from "./offline-tool-commands";
-import { CONTINUE_INSTRUCTION, messageText } from "./offline-transcript";
+import { readAgentBrief } from "./agent-brief";
+import { findToolCommand } from "./tool-commands";
+import { CONTINUE_INSTRUCTION, messageText } from "./transcript";
 
 export interface DoneTask {
   /** Absent for work done outside a `todo` (a brief's completed_work, `done <free text>`). */
@@ -41,6 +49,8 @@ export type OfflineEvent =
   | { kind: "todo"; task: RemainingTask; known: boolean }
   | { kind: "done"; outcome: "closed" | "already_done" | "free_text"; task: DoneTask }
   | { kind: "done"; outcome: "unknown_id"; id: string }
+  /** A message with more than one marker: what each did, in order. */
+  | { kind: "markers"; events: OfflineEvent[] }
   | { kind: "query" }
   | { kind: "handoff"; agentId: string }
   | { kind: "note"; text: string }
@@ -63,15 +73,11 @@ export const SUMMARY_SECTION = {
 } as const;
 
 /*
- * Commands (case-insensitive, anywhere in a user message; the earliest one wins). The keyword
- * must be followed by `:` or whitespace and a non-empty argument, so "I'm done." or "we
- * decided" are plain messages. The argument runs to the end of its line or sentence.
+ * Commands are the explicit markers (remember, note, decide, todo, done at the start of a line or
+ * sentence; lib/handoff/explicit-markers.ts), read by the one parser the handoff's mechanical
+ * merge uses, so both record the same; plus the question "what do you know", anywhere.
  */
-const COMMAND =
-  /\b(remember|note|decide|todo|done)\b[:\t ][\t ]*(\S[^\n]*)|\b(what do you know)\b/gi;
-const SENTENCE_END = /[.!?](?=\s|$)/;
-const TRAILING_PUNCTUATION = /[\s.,;:!?]+$/;
-const TASK_ID = /^(t\d+)\b[\s:.-]*/i;
+const QUERY = /\bwhat do you know\b/i;
 // Tag-like text inside a block is escaped by renderCarriedOverBlock, so the lazy match ends at
 // the block's own closing tag.
 const BRIEF_BLOCK = new RegExp(
@@ -83,26 +89,21 @@ const BRIEF_BLOCK = new RegExp(
 export const MAX_ITEM_CHARS = 4_000;
 export const MAX_SUMMARY_CHARS = 2_000;
 
-type Keyword = "remember" | "note" | "decide" | "todo" | "done";
-type Command = { kind: Keyword; argument: string } | { kind: "query" };
+type Command = { kind: MarkerKind; argument: string } | { kind: "query" };
 
-export function parseCommand(text: string): Command | null {
-  for (const match of text.matchAll(COMMAND)) {
-    if (match[3]) return { kind: "query" };
-    // COMMAND's first group captures nothing but these five words.
-    const keyword = match[1]?.toLowerCase() as Keyword | undefined;
-    const argument = cleanArgument(match[2] ?? "");
-    if (keyword && argument) return { kind: keyword, argument };
+/** The earliest command of `text`: its first marker, or the question, whichever comes first. */
+export function parseCommand(text: string): (Command & { index: number }) | null {
+  const [marker] = findExplicitMarkers(text);
+  const query = QUERY.exec(text);
+  if (query && (marker === undefined || query.index < marker.index)) {
+    return { kind: "query", index: query.index };
   }
-  return null;
+  return marker ? { kind: marker.kind, argument: marker.text, index: marker.index } : null;
 }
 
 /** Where the first knowledge command of `text` starts, or null when it has none. */
 export function firstCommandIndex(text: string): number | null {
-  for (const match of text.matchAll(COMMAND)) {
-    if (match[3] || cleanArgument(match[2] ?? "")) return match.index;
-  }
-  return null;
+  return parseCommand(text)?.index ?? null;
 }
 
 /** The `hand off to <slug>: <objective>` request of `text`, when that is its earliest command. */
@@ -113,12 +114,6 @@ export function handoffRequestOf(text: string): { agentId: string; objective: st
   return knowledgeAt !== null && knowledgeAt < found.index ? null : found.command;
 }
 
-function cleanArgument(raw: string): string {
-  const end = SENTENCE_END.exec(raw);
-  const sentence = end ? raw.slice(0, end.index) : raw;
-  return clip(sentence.replace(TRAILING_PUNCTUATION, "").trim(), MAX_ITEM_CHARS);
-}
-
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -127,17 +122,8 @@ function normalize(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-function pushUnique(list: string[], item: string): boolean {
-  const key = normalize(item);
-  if (list.some((existing) => normalize(existing) === key)) return false;
-  list.push(item);
-  return true;
-}
-
 export function union(...lists: readonly (readonly string[])[]): string[] {
-  const out: string[] = [];
-  for (const list of lists) for (const item of list) pushUnique(out, item);
-  return out;
+  return lists.flat().reduce<string[]>(pushUnique, []);
 }
 
 /** `n` words of `text` on one line, with an ellipsis when cut. */
@@ -162,41 +148,57 @@ function readBrief(text: string): HandoffArtifact | null {
   }
 }
 
+/** A done-work item as the artifact records it (`t3: task` or free text), with its id apart. */
+function doneTaskOf(item: string): DoneTask {
+  const id = TASK_ID.exec(item);
+  return id?.[1] ? { id: id[1].toLowerCase(), task: item.slice(id[0].length) } : { task: item };
+}
+
+const sameText = (a: string, b: string) => normalize(a) === normalize(b);
+
+/*
+ * What the markers recorded, in the artifact's fields, as the handoff's mechanical merge records
+ * them (applyExplicitMarkers): `remember` → must_preserve, `note` → confirmed_facts, `decide` →
+ * key_decisions, `todo` → remaining_tasks, `done` → completed_work. A carried brief's tasks are
+ * part of it, so new task ids continue after theirs; its facts and decisions stay in `carried`.
+ */
 class KnowledgeBuilder implements OfflineKnowledge {
   carried: HandoffArtifact | null = null;
-  facts: string[] = [];
-  noted: string[] = [];
-  decisions: string[] = [];
-  openTasks: RemainingTask[] = [];
-  doneTasks: DoneTask[] = [];
   notes: string[] = [];
   firstUserText: string | undefined;
+  private marks: HandoffArtifact = emptyArtifact();
+
+  get facts(): string[] {
+    return this.marks.must_preserve;
+  }
+  get noted(): string[] {
+    return this.marks.confirmed_facts;
+  }
+  get decisions(): string[] {
+    return this.marks.key_decisions;
+  }
+  get openTasks(): RemainingTask[] {
+    return this.marks.remaining_tasks;
+  }
+  get doneTasks(): DoneTask[] {
+    return this.marks.completed_work.map(doneTaskOf);
+  }
 
   carry(brief: HandoffArtifact): void {
     this.carried = brief;
+    const open = [...this.marks.remaining_tasks];
     for (const task of brief.remaining_tasks) {
-      if (!this.openTasks.some((t) => t.id === task.id)) this.openTasks.push(task);
+      if (!open.some((t) => t.id === task.id)) open.push(task);
     }
-    for (const work of brief.completed_work) this.addDone({ task: work });
+    this.marks = {
+      ...this.marks,
+      remaining_tasks: open,
+      completed_work: union(this.marks.completed_work, brief.completed_work),
+    };
   }
 
   pin(facts: readonly string[]): void {
-    for (const fact of facts) pushUnique(this.facts, fact);
-  }
-
-  private addDone(task: DoneTask): void {
-    const key = normalize(task.task);
-    if (!this.doneTasks.some((t) => normalize(t.task) === key)) this.doneTasks.push(task);
-  }
-
-  /** t(N+1): N counts every task known so far, open or done, carried ones included. */
-  private nextTaskId(): string {
-    let highest = this.openTasks.length + this.doneTasks.length;
-    for (const { id } of [...this.openTasks, ...this.doneTasks]) {
-      const n = id ? /^t(\d+)$/i.exec(id)?.[1] : undefined;
-      if (n !== undefined) highest = Math.max(highest, Number(n));
-    }
-    return `t${highest + 1}`;
+    this.marks = { ...this.marks, must_preserve: union(this.marks.must_preserve, facts) };
   }
 
   readSummary(text: string): void {
@@ -204,6 +206,7 @@ class KnowledgeBuilder implements OfflineKnowledge {
     if (start === -1) return;
     let section: keyof typeof SUMMARY_SECTION | undefined;
     const lines = text.slice(start + OFFLINE_SUMMARY_HEADING.length).split("\n");
+    const m = this.marks;
     for (const raw of lines) {
       const line = raw.trim();
       if (line === "") continue;
@@ -216,19 +219,20 @@ class KnowledgeBuilder implements OfflineKnowledge {
       }
       if (!line.startsWith("- ") || section === undefined) break;
       const item = line.slice(2).trim();
-      const task = TASK_ID.exec(item);
-      if (section === "facts") pushUnique(this.facts, item);
-      else if (section === "noted") pushUnique(this.noted, item);
-      else if (section === "decisions") pushUnique(this.decisions, item);
-      else if (section === "open" && task?.[1]) {
-        const id = task[1].toLowerCase();
-        if (!this.openTasks.some((t) => t.id === id)) {
-          this.openTasks.push({ id, task: item.slice(task[0].length) });
+      const task = doneTaskOf(item);
+      if (section === "facts") m.must_preserve = pushUnique(m.must_preserve, item);
+      else if (section === "noted") m.confirmed_facts = pushUnique(m.confirmed_facts, item);
+      else if (section === "decisions") m.key_decisions = pushUnique(m.key_decisions, item);
+      else if (section === "open" && task.id !== undefined) {
+        const id = task.id;
+        if (!m.remaining_tasks.some((t) => t.id === id)) {
+          m.remaining_tasks = [...m.remaining_tasks, { id, task: task.task }];
         }
       } else if (section === "done") {
-        const id = task?.[1]?.toLowerCase();
-        this.openTasks = this.openTasks.filter((t) => t.id !== id);
-        this.addDone(task && id ? { id, task: item.slice(task[0].length) } : { task: item });
+        m.remaining_tasks = m.remaining_tasks.filter((t) => t.id !== task.id);
+        if (!m.completed_work.some((w) => sameText(doneTaskOf(w).task, task.task))) {
+          m.completed_work = [...m.completed_work, item];
+        }
       }
     }
   }
@@ -262,68 +266,58 @@ class KnowledgeBuilder implements OfflineKnowledge {
       return { kind: "note", text: stripped };
     }
     if (!instruction) this.firstUserText ??= stripped;
-    switch (command.kind) {
-      case "query":
-        return { kind: "query" };
+    // Every marker of the message counts, as in the handoff's mechanical merge.
+    const events = findExplicitMarkers(stripped).map((marker) => this.mark(marker));
+    if (command.kind === "query") return { kind: "query" };
+    return events.length === 1 && events[0] ? events[0] : { kind: "markers", events };
+  }
+
+  /** Applies one marker and says what it did. */
+  private mark(marker: ExplicitMarker): OfflineEvent {
+    const before = this.marks;
+    const after = applyExplicitMarkers(before, [marker]);
+    this.marks = after;
+    const { text } = marker;
+    switch (marker.kind) {
       case "remember": {
-        const fact = command.argument.replace(/^that\s+/i, "");
-        return { kind: "remember", fact, known: !pushUnique(this.facts, fact) };
+        const known = after.must_preserve.length === before.must_preserve.length;
+        return { kind: "remember", fact: text, known };
       }
       case "note": {
-        const fact = command.argument.replace(/^that\s+/i, "");
-        const known = this.facts.some((f) => normalize(f) === normalize(fact));
-        return { kind: "noted", fact, known: known || !pushUnique(this.noted, fact) };
+        const known = after.confirmed_facts.length === before.confirmed_facts.length;
+        return { kind: "noted", fact: text, known };
       }
       case "decide": {
-        const decision = command.argument.replace(/^that\s+/i, "");
-        return { kind: "decide", decision, known: !pushUnique(this.decisions, decision) };
+        const known = after.key_decisions.length === before.key_decisions.length;
+        return { kind: "decide", decision: text, known };
       }
-      case "todo":
-        return this.addTask(command.argument);
+      case "todo": {
+        const added = after.remaining_tasks.length > before.remaining_tasks.length;
+        const task = added
+          ? after.remaining_tasks.at(-1)
+          : before.remaining_tasks.find((t) => sameText(t.task, text));
+        return { kind: "todo", task: task ?? { id: "", task: text }, known: !added };
+      }
       case "done":
-        return this.closeTask(command.argument);
+        return doneEvent(before, after, text);
     }
   }
+}
 
-  private addTask(text: string): OfflineEvent {
-    const key = normalize(text);
-    const existing = this.openTasks.find((t) => normalize(t.task) === key);
-    if (existing) return { kind: "todo", task: existing, known: true };
-    const task = { id: this.nextTaskId(), task: text };
-    this.openTasks.push(task);
-    return { kind: "todo", task, known: false };
+/** What a `done` marker did, from the artifact before and after it. */
+function doneEvent(before: HandoffArtifact, after: HandoffArtifact, text: string): OfflineEvent {
+  const closed = before.remaining_tasks.find((t) => !after.remaining_tasks.includes(t));
+  if (closed)
+    return { kind: "done", outcome: "closed", task: { id: closed.id, task: closed.task } };
+  if (after.completed_work.length > before.completed_work.length) {
+    return { kind: "done", outcome: "free_text", task: { task: text } };
   }
-
-  private closeTask(argument: string): OfflineEvent {
-    const byId = TASK_ID.exec(argument)?.[1]?.toLowerCase();
-    if (byId) {
-      const open = this.openTasks.find((t) => t.id.toLowerCase() === byId);
-      if (open) return this.close(open);
-      const done = this.doneTasks.find((t) => t.id?.toLowerCase() === byId);
-      if (done) return { kind: "done", outcome: "already_done", task: done };
-      return { kind: "done", outcome: "unknown_id", id: byId };
-    }
-    const key = normalize(argument);
-    const open =
-      this.openTasks.find((t) => normalize(t.task) === key) ??
-      this.openTasks.find((t) => {
-        const task = normalize(t.task);
-        return key.length >= 3 && (task.includes(key) || key.includes(task));
-      });
-    if (open) return this.close(open);
-    const done = this.doneTasks.find((t) => normalize(t.task) === key);
-    if (done) return { kind: "done", outcome: "already_done", task: done };
-    const task = { task: argument };
-    this.addDone(task);
-    return { kind: "done", outcome: "free_text", task };
-  }
-
-  private close(task: RemainingTask): OfflineEvent {
-    this.openTasks = this.openTasks.filter((t) => t !== task);
-    const done = { id: task.id, task: task.task };
-    this.doneTasks.push(done);
-    return { kind: "done", outcome: "closed", task: done };
-  }
+  const id = TASK_ID.exec(text)?.[1]?.toLowerCase();
+  const done = id
+    ? before.completed_work.map(doneTaskOf).find((t) => t.id === id)
+    : before.completed_work.filter((w) => sameText(w, text)).map(doneTaskOf)[0];
+  if (done) return { kind: "done", outcome: "already_done", task: done };
+  return { kind: "done", outcome: "unknown_id", id: id ?? text };
 }
 
 export interface PromptReading {
