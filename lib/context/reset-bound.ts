@@ -4,12 +4,12 @@
 import "server-only";
 import { redactText } from "@/core/redact/engine";
 import type { Profile } from "@/lib/agents/profiles";
-import { builtinToolTokens, continueLineTokens } from "@/lib/agents/run-context";
 import { estimateTokens } from "@/lib/ai/tokens";
 import type { ContextResetPart, HandoffView } from "@/lib/chat/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { type DroppedItem, neverDroppedPart, trimArtifactToFit } from "@/lib/handoff/trim";
+import { builtinToolTokens, continueLineTokens } from "@/lib/runs/run-context";
 import { calibrated } from "./calibration";
 import { priorRatio } from "./calibration-prior";
 import { carriedOverBlockOf, systemPromptFor } from "./session-context";

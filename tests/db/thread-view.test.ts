@@ -1,11 +1,11 @@
 // The thread view's context reading, which the meter shows after a reload.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtinToolTokens } from "@/lib/agents/run-context";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
 import type { Actor } from "@/lib/auth/server";
 import { loadThreadView } from "@/lib/chat/thread-view";
 import { resetThreadManually } from "@/lib/context/manual-reset";
+import { builtinToolTokens } from "@/lib/runs/run-context";
 import { createActor, sendTurn } from "../support/chat";
 
 let actor: Actor;

@@ -1,6 +1,6 @@
 // One chat request: resolve the thread, model and profile, apply the request to the stored
 // history (a new or edited user message, a regenerate, or an approval answer), then stream the
-// run that answers it (lib/agents/run.ts) as one AI SDK UI message stream.
+// run that answers it (lib/runs/run.ts) as one AI SDK UI message stream.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
@@ -12,6 +12,7 @@ import { getThreadWithSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, updateThread } from "@/db/queries/threads";
 import { turnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message, Run } from "@/db/schema";
+import { agentModelId, resolveProfile } from "@/lib/agents/profiles";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
@@ -21,7 +22,6 @@ import { messageTokenCount } from "@/lib/context/message-tokens";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { agentModelId, resolveProfile } from "./profiles";
 import { draftHoldsSession, queuedReply } from "./queued-reply";
 import { recoverThreadSoon } from "./recovery";
 import { streamRun } from "./run";

@@ -4,12 +4,12 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ChatSession, Message } from "@/db/schema";
+import { denyPendingApprovals, pendingApprovalsOf } from "@/lib/agents/tool-parts";
 import type { ContextPart } from "@/lib/chat/types";
 import { NOT_RUN_AT_RESET, performReset } from "@/lib/context/reset";
 import type { RunScope } from "./run-context";
 import type { RunOutput } from "./run-output";
 import { sessionAfterWaiting } from "./run-session";
-import { denyPendingApprovals, pendingApprovalsOf } from "./tool-parts";
 
 export interface MidRunReset {
   scope: RunScope;

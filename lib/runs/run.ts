@@ -19,6 +19,11 @@ import { finishRun, placeRunStart, recordRunProgress } from "@/db/queries/runs";
 import { recordSessionUsage } from "@/db/queries/sessions";
 import { listSessionGrants } from "@/db/queries/tool-grants";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
+import { STOPPED_CALL, settleStoppedCalls } from "@/lib/agents/tool-parts";
+import { loadWorkspacePromptContext } from "@/lib/agents/tools/prompt-context";
+import { type AcceptedHandoff, LegGuard } from "@/lib/agents/transfer/guard";
+import { agentHandoffPart, type Transfer, transferToAgent } from "@/lib/agents/transfer/transfer";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
 import { McpConnections } from "@/lib/connections/run-connections";
@@ -29,9 +34,6 @@ import { systemPromptFor } from "@/lib/context/session-context";
 import { startChatTurn } from "@/lib/metrics";
 import { recordStream } from "@/lib/streams/record";
 import { registerLiveStream } from "@/lib/streams/stop-registry";
-import { type AcceptedHandoff, LegGuard } from "./handoff/guard";
-import { agentHandoffPart, type Transfer, transferToAgent } from "./handoff/transfer";
-import type { Profile } from "./profiles";
 import { recoveryOf } from "./recovery-registry";
 import { RunAgent } from "./run-agent";
 import { type SessionView, viewSession } from "./run-context";
@@ -42,8 +44,6 @@ import { resetBetweenSteps } from "./run-reset";
 import { ReplySaver, SAVE_INTERVAL_MS } from "./run-save";
 import { currentSessionOr, enterSession, prepareFirstCall } from "./run-session";
 import { type LegEnd, type LegResult, streamLeg } from "./run-steps";
-import { STOPPED_CALL, settleStoppedCalls } from "./tool-parts";
-import { loadWorkspacePromptContext } from "./tools/prompt-context";
 
 type Writer = UIMessageStreamWriter<ChatMessage>;
 
@@ -628,7 +628,7 @@ class RunLoop {
 
   /**
    * Parks the run at a draft under review: the message keeps its steps, the run waits
-   * (`awaiting_review`) and this stream ends; the draft's end resumes it (lib/agents/after-draft.ts).
+   * (`awaiting_review`) and this stream ends; the draft's end resumes it (lib/runs/after-draft.ts).
    */
   private async suspend(): Promise<void> {
     await this.storeMessage(await this.out.takeMessage(), "complete");

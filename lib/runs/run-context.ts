@@ -4,6 +4,8 @@
 import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ChatSession, Message } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
+import { createBuiltinTools } from "@/lib/agents/tools";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import type { ContextPart } from "@/lib/chat/types";
@@ -14,8 +16,6 @@ import {
   measureContext,
   type SessionContext,
 } from "@/lib/context/session-context";
-import type { Profile } from "./profiles";
-import { createBuiltinTools } from "./tools";
 
 /** The user-role line that follows the moved request in a session a run continues in. */
 export const CONTINUE_INSTRUCTION = "Continue the task from the carried-over context.";
