@@ -30,8 +30,8 @@ import { settleInterruptedCalls } from "@/lib/agents/tool-parts";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
+import { streamRun } from "./loop";
 import { trackRecovery } from "./recovery-registry";
-import { streamRun } from "./run";
 
 /** A message accepted this recently is left to the request that accepted it. */
 export const ORPHAN_GRACE_MS = 10_000;
