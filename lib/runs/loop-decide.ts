@@ -25,7 +25,7 @@ export function contextAction(
 
 /** Between steps only a reset can help: compaction would summarize the run in flight. */
 export function wantsReset(s: RunState, reading: ContextPart): boolean {
-  if (s.leg.resetFailed) return false;
+  if (s.inSession.resetFailed) return false;
   return contextAction(s.input.profile, reading, true) === "reset";
 }
 
@@ -36,6 +36,6 @@ export function afterLeg(s: RunState, leg: LegResult): AfterLeg {
   const full = leg.end === "threshold" || (leg.end === "approval" && wantsReset(s, leg.reading));
   if (!full) return "end";
   // A session this run's reset began that filled up again at once: another reset would not help.
-  if (s.leg.enteredByReset && s.leg.steps <= THRASH_STEPS) return "thrash";
+  if (s.inSession.enteredByReset && s.inSession.steps <= THRASH_STEPS) return "thrash";
   return "reset";
 }

@@ -5,7 +5,8 @@ import "server-only";
 import { finishRun } from "@/db/queries/runs";
 import type { RunStatus } from "@/db/schema";
 import type { ContextPart, MessageStatus } from "@/lib/chat/types";
-import { type RunState, storeMessage } from "./loop-state";
+import { storeMessage } from "./loop-message";
+import type { RunState } from "./loop-state";
 import { STATUS_OF, thrashPart } from "./run-request";
 import type { LegEnd } from "./run-steps";
 

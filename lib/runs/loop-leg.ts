@@ -12,14 +12,8 @@ import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { draftAheadSoon } from "@/lib/context/draft-ahead";
 import { systemPromptFor } from "@/lib/context/session-context";
 import { wantsReset } from "./loop-decide";
-import {
-  firstText,
-  openMessage,
-  type RunState,
-  recordProgress,
-  type SessionLeg,
-  storeMessage,
-} from "./loop-state";
+import { openMessage, recordProgress, storeMessage } from "./loop-message";
+import { firstText, type InSession, type RunState } from "./loop-state";
 import { commitTransfer } from "./loop-transfer";
 import { type SessionView, viewSession } from "./run-context";
 import { STATUS_OF } from "./run-request";
@@ -33,7 +27,7 @@ export async function view(s: RunState, session: ChatSession): Promise<SessionVi
   s.made = undefined;
   const seen = await viewSession(s.agent.scope, session, {
     answering: s.answering,
-    continued: s.leg.continued,
+    continued: s.inSession.continued,
     tools,
     toolTokens: await s.agent.toolTokens(tools),
     made,
@@ -110,7 +104,7 @@ async function streamInSession(s: RunState, seen: SessionView): Promise<LegResul
       s.recorder?.release();
       s.recorder?.step(step);
       s.stepCount++;
-      s.leg.steps++;
+      s.inSession.steps++;
       await recordProgress(s);
       // Between two steps: the reply so far is drafted as it stands.
       if (step.finishReason === "tool-calls") draftAhead(s, reading, s.out.peek());
@@ -163,10 +157,10 @@ function settleStopped(s: RunState, message: ChatMessage): ChatMessage {
 export async function goOnIn(
   s: RunState,
   session: ChatSession,
-  leg: Omit<SessionLeg, "steps">,
+  start: Omit<InSession, "steps">,
 ): Promise<SessionView> {
   s.session = session;
-  s.leg = { steps: 0, ...leg };
+  s.inSession = { steps: 0, ...start };
   s.out.writeSession(session);
   await openMessage(s);
   return view(s, session);

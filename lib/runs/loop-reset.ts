@@ -6,7 +6,8 @@ import { denyPendingApprovals, pendingApprovalsOf } from "@/lib/agents/tool-part
 import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
 import { NOT_RUN_AT_RESET, performReset } from "@/lib/context/reset";
 import { goOnIn, view } from "./loop-leg";
-import { type RunState, sealMessage, storeMessage } from "./loop-state";
+import { sealMessage, storeMessage } from "./loop-message";
+import type { RunState } from "./loop-state";
 import type { SessionView } from "./run-context";
 import { currentSessionOr, sessionAfterWaiting } from "./run-session";
 import type { LegEnd } from "./run-steps";
@@ -71,7 +72,7 @@ export async function resetBetweenSteps(
   const next = await resetForRun(s, s.session, reading, true);
   if (next === "suspended") return next;
   if (!next) {
-    s.leg.resetFailed = true;
+    s.inSession.resetFailed = true;
     await storeMessage(s, await s.out.takeMessage(), "complete");
     if (end === "approval") return "approval";
     // Re-read: the session row holds the usage the leg just recorded.
@@ -80,7 +81,11 @@ export async function resetBetweenSteps(
   }
   await denyAwaitingApprovals(s);
   await sealMessage(s);
-  return goOnIn(s, next, { enteredByReset: true, resetFailed: s.leg.resetFailed, continued: true });
+  return goOnIn(s, next, {
+    enteredByReset: true,
+    resetFailed: s.inSession.resetFailed,
+    continued: true,
+  });
 }
 
 async function denyAwaitingApprovals(s: RunState): Promise<void> {

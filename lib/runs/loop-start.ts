@@ -6,14 +6,9 @@ import { placeRunStart } from "@/db/queries/runs";
 import { compactSession } from "@/lib/context/compaction";
 import { contextAction } from "./loop-decide";
 import { goOnIn, view } from "./loop-leg";
+import { openMessage, sealMessage, setMetadata } from "./loop-message";
 import { resetForRun } from "./loop-reset";
-import {
-  openMessage,
-  type RunState,
-  schedulePlaceholder,
-  sealMessage,
-  setMetadata,
-} from "./loop-state";
+import { type RunState, schedulePlaceholder } from "./loop-state";
 import { recoveryOf } from "./recovery-registry";
 import type { SessionView } from "./run-context";
 import { RunRecorder } from "./run-recorder";
@@ -103,7 +98,7 @@ async function prepareFirstCall(s: RunState): Promise<SessionView | "suspended">
   s.out.writeSession(next);
   seen = await view(s, next);
   s.session = next;
-  s.leg.enteredByReset = true;
+  s.inSession.enteredByReset = true;
   return seen;
 }
 
@@ -115,7 +110,7 @@ export async function resumeRun(s: RunState): Promise<SessionView> {
   s.recorder?.approvalsAnswered(resume.approvedCallIds);
   s.stepCount = resume.run.stepCount;
   s.message = resume.message;
-  s.leg.continued = resume.run.sessionIds.indexOf(s.session.id) > 0;
+  s.inSession.continued = resume.run.sessionIds.indexOf(s.session.id) > 0;
   setMetadata(s, resume.message);
   s.writer.write({
     type: "message-metadata",
@@ -128,7 +123,7 @@ export async function resumeRun(s: RunState): Promise<SessionView> {
   }
   // It died after a reset committed: what follows goes into the new session.
   await sealMessage(s);
-  return goOnIn(s, s.session, { ...s.leg, continued: true });
+  return goOnIn(s, s.session, { ...s.inSession, continued: true });
 }
 
 function startJournal(s: RunState, resumed?: "approval" | "continue"): void {

@@ -1,19 +1,15 @@
 // The one object a run's loop moves along (loop.ts): who answers, in which session, into which
-// stored message, and how far it got. Also the reply's first message, stored only once the first
-// words are on their way, and what waits for those words.
+// stored message, and how far it got. Also when the reply's first message is stored (once the
+// first words are on their way; loop-message.ts stores it) and what else waits for those words.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { UIMessageStreamWriter } from "ai";
-import { updateMessage } from "@/db/queries/messages";
-import { appendMessageAfter } from "@/db/queries/placement";
-import { recordRunProgress } from "@/db/queries/runs";
 import type { ChatSession, Message, Run } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
 import type { Transfer } from "@/lib/agents/transfer/transfer";
 import { toChatMessage } from "@/lib/chat/stored-message";
-import type { ChatMessage, ContextPart, MessageMetadata, MessageStatus } from "@/lib/chat/types";
+import type { ChatMessage, ContextPart, MessageMetadata } from "@/lib/chat/types";
 import { McpConnections } from "@/lib/connections/run-connections";
-import { messageTokenCount } from "@/lib/context/message-tokens";
 import { startChatTurn } from "@/lib/metrics";
 import { RunAgent } from "./run-agent";
 import { RunOutput } from "./run-output";
@@ -29,7 +25,7 @@ export interface RunControl {
 }
 
 /** What the run knows of the session it works in now; a reset or a transfer starts it afresh. */
-export interface SessionLeg {
+export interface InSession {
   /** Steps of this run in the session. */
   steps: number;
   /** A reset of this run began the session (a quick refill then means thrashing). */
@@ -69,7 +65,7 @@ export interface RunState {
   /** The run's journal, once the run has its row. */
   recorder: RunRecorder | null;
   session: ChatSession;
-  leg: SessionLeg;
+  inSession: InSession;
   /** The stored assistant message the current leg streams into. */
   message: Message | null;
   metadata: MessageMetadata | null;
@@ -133,7 +129,7 @@ export async function createRunState(
     run: null,
     recorder: null,
     session: input.session,
-    leg: {
+    inSession: {
       steps: 0,
       enteredByReset: false,
       resetFailed: input.reviewEnded !== undefined && input.reviewEnded !== "committed",
@@ -181,7 +177,7 @@ export function schedulePlaceholder(s: RunState, open: () => Promise<void>): voi
   s.placeholder.timer.unref?.();
 }
 
-function startPlaceholder(s: RunState): void {
+export function startPlaceholder(s: RunState): void {
   const { placeholder } = s;
   const open = placeholder.open;
   if (!open) return;
@@ -196,98 +192,4 @@ function startPlaceholder(s: RunState): void {
 export function cancelPlaceholder(s: RunState): void {
   s.placeholder.open = null;
   clearTimeout(s.placeholder.timer);
-}
-
-/** The first message's placeholder, once stored (a no-op when it was stored up front). */
-async function placed(s: RunState): Promise<void> {
-  startPlaceholder(s);
-  if (s.placeholder.storing) await s.placeholder.storing;
-}
-
-export function setMetadata(s: RunState, row: Message): void {
-  s.metadata = {
-    seq: row.seq,
-    sessionId: row.sessionId,
-    model: s.agent.modelId,
-    agent: s.agent.ref,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** A stored assistant message in the current session for the next leg to stream into. */
-export async function openMessage(s: RunState): Promise<void> {
-  const isFirst = s.message === null;
-  const stored = await appendMessageAfter({
-    userId: s.agent.scope.userId,
-    threadId: s.agent.scope.threadId,
-    sessionId: s.session.id,
-    // Directly under the question, or under this run's previous message.
-    anchorId: s.message?.id ?? s.input.request.id,
-    message: {
-      id: isFirst ? s.liveId : crypto.randomUUID(),
-      role: "assistant",
-      parts: [],
-      status: "partial",
-      runId: s.run?.id ?? null,
-      model: s.agent.modelId,
-      agent: s.agent.profile.id,
-    },
-  });
-  s.message = stored;
-  s.saver.open(stored.id);
-  if (isFirst) {
-    setMetadata(s, stored);
-    s.writer.write({
-      type: "message-metadata",
-      messageMetadata: { ...s.metadata, status: "partial" },
-    });
-  }
-  await writeProgress(s);
-}
-
-export async function storeMessage(
-  s: RunState,
-  message: ChatMessage,
-  status: MessageStatus,
-): Promise<void> {
-  await placed(s);
-  const stored = s.message;
-  if (!stored) return;
-  await s.saver.seal(() =>
-    updateMessage({
-      userId: s.agent.scope.userId,
-      threadId: s.agent.scope.threadId,
-      id: stored.id,
-      patch: {
-        parts: message.parts,
-        status,
-        tokenCount: messageTokenCount(message.parts, s.agent.modelId),
-      },
-    }),
-  );
-}
-
-/** Stores the message in flight as it stands and starts a new one in the live stream. */
-export async function sealMessage(s: RunState): Promise<void> {
-  await storeMessage(
-    s,
-    await s.out.switchMessage({ id: crypto.randomUUID(), role: "assistant", parts: [] }),
-    "complete",
-  );
-}
-
-export async function recordProgress(s: RunState): Promise<void> {
-  await placed(s);
-  await writeProgress(s);
-}
-
-async function writeProgress(s: RunState): Promise<void> {
-  if (!s.run || !s.message) return;
-  await recordRunProgress({
-    userId: s.agent.scope.userId,
-    runId: s.run.id,
-    stepCount: s.stepCount,
-    sessionId: s.session.id,
-    messageId: s.message.id,
-  });
 }

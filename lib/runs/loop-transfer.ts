@@ -4,10 +4,11 @@ import "server-only";
 import type { ChatSession } from "@/db/schema";
 import type { AcceptedHandoff } from "@/lib/agents/transfer/guard";
 import { agentHandoffPart, transferToAgent } from "@/lib/agents/transfer/transfer";
-import { enterAgent, type RunState, type SessionLeg, sealMessage } from "./loop-state";
+import { sealMessage } from "./loop-message";
+import { enterAgent, type InSession, type RunState } from "./loop-state";
 
 /** The target starts from the brief and the request, not from a continue line. */
-export const AS_TARGET: Omit<SessionLeg, "steps"> = {
+export const AS_TARGET: Omit<InSession, "steps"> = {
   enteredByReset: false,
   resetFailed: false,
   continued: false,

@@ -18,6 +18,7 @@ import { registerLiveStream } from "@/lib/streams/stop-registry";
 import { afterLeg, wantsReset } from "./loop-decide";
 import { endRun, failRun, type RunEnd } from "./loop-end";
 import { goOnIn, runLeg } from "./loop-leg";
+import { storeMessage } from "./loop-message";
 import { resetBetweenSteps } from "./loop-reset";
 import { resumeRun, startRun } from "./loop-start";
 import {
@@ -26,7 +27,6 @@ import {
   createRunState,
   type RunControl,
   type RunState,
-  storeMessage,
 } from "./loop-state";
 import { AS_TARGET, handOver } from "./loop-transfer";
 import type { RunRequest } from "./run-request";
