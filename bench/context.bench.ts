@@ -9,10 +9,10 @@ import { getCurrentSession, recordSessionUsage } from "@/db/queries/sessions";
 import { ensureThread } from "@/db/queries/threads";
 import { messages, users } from "@/db/schema";
 import { defaultProfile } from "@/lib/agents/profiles";
-import { runChatTurn } from "@/lib/agents/turn";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { loadSessionContext, measureContext } from "@/lib/context/session-context";
 import { createOfflineModel } from "@/lib/demo-model/model";
+import { runChatTurn } from "@/lib/runs/turn";
 import { ms, openScratchDatabase, percentile, table } from "./support";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";

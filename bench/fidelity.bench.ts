@@ -8,8 +8,8 @@ import { listSessions } from "@/db/queries/sessions";
 import { updateThread } from "@/db/queries/threads";
 import { agentProfiles, users } from "@/db/schema";
 import { findProfile } from "@/lib/agents/profiles";
-import { runChatTurn } from "@/lib/agents/turn";
 import { loadSessionContext } from "@/lib/context/session-context";
+import { runChatTurn } from "@/lib/runs/turn";
 import { openScratchDatabase, table } from "./support";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";

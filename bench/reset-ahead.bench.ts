@@ -8,8 +8,8 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { users } from "@/db/schema";
-import { runChatTurn } from "@/lib/agents/turn";
 import { settleDraftsAhead } from "@/lib/context/draft-ahead";
+import { runChatTurn } from "@/lib/runs/turn";
 import { ms, openScratchDatabase, percentile, table } from "./support";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";

@@ -8,7 +8,7 @@
 //    Redis (REDIS_URL, default redis://127.0.0.1:6379), resumed on the producing server and on
 //    the other one.
 // 2. Recording cost per streamed chunk, in this process: the SSE copy a run drains
-//    (`consumeSseStream` in lib/agents/run.ts) drained plainly (`consumeStream`) or recorded
+//    (`consumeSseStream` in lib/runs/loop.ts) drained plainly (`consumeStream`) or recorded
 //    (`recordStream`, the resumable-stream wrapper), on the in-process bus and on Redis.
 //
 // Run: npx tsx --conditions=react-server bench/resume.bench.ts

@@ -8,10 +8,10 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import { users } from "@/db/schema";
-import { StepMeter } from "@/lib/agents/run-context";
-import { runChatTurn } from "@/lib/agents/turn";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
 import { createOfflineModel } from "@/lib/demo-model/model";
+import { StepMeter } from "@/lib/runs/run-context";
+import { runChatTurn } from "@/lib/runs/turn";
 import { ms, openScratchDatabase, percentile, table } from "./support";
 
 process.env.BATON_LOCAL_DELAY_MS = "0";

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { users } from "@/db/schema";
-import { runChatTurn } from "@/lib/agents/turn";
+import { runChatTurn } from "@/lib/runs/turn";
 import { recordStatements, type Statement } from "@/tests/support/statement-log";
 import { FIRST_TEXT_DELTA } from "./http";
 import { ms, openScratchDatabase, percentile, table } from "./support";

@@ -17,7 +17,7 @@ export interface AgentRef {
 /**
  * What one agent handed the next (handoff_to_agent's `handoff` argument, normalized). Stored
  * with the handoff revision of kind `agent_handoff`; `markdown` of that revision is the brief as
- * the target read it (lib/agents/handoff/brief.ts).
+ * the target read it (lib/handoff/agent-brief.ts).
  */
 export interface AgentBrief {
   from: AgentRef;

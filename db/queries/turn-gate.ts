@@ -1,4 +1,4 @@
-// The checks a run makes before it answers its question (lib/agents/run-session.ts enterSession),
+// The checks a run makes before it answers its question (lib/runs/run-session.ts enterSession),
 // asked together: no reset of the thread is running, no run answers a question above it, and the
 // question is still in the session the run has, which is still the thread's newest. When all
 // hold (the common case) the run goes on with one statement; otherwise it takes the long way,

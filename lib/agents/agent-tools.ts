@@ -1,17 +1,17 @@
 // The tools one agent works with: the built-in tools its profile allows, the handoff tools when
 // it may use them, and the MCP tools it allows of the user's tool servers — with the calls of a leg kept in order and gated by a handoff
-// (handoff/guard.ts). Also what those definitions cost per call, and the lines of the agent's
+// (transfer/guard.ts). Also what those definitions cost per call, and the lines of the agent's
 // prompt that tell it how handing off works, from its own point of view.
 import "server-only";
 import type { ToolSet } from "ai";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import { MCP_TOOL_PREFIX } from "@/lib/connections/tool-names";
-import type { LegGuard } from "./handoff/guard";
-import { createHandoffTools, type HandoffToolContext } from "./handoff/tools";
 import { HANDOFF_TOOL_NAMES, type Profile } from "./profiles";
 import { createBuiltinTools, type ToolContext } from "./tools";
 import { withAnsweredApprovals } from "./tools/approvals";
 import { createMcpTools, type McpToolContext } from "./tools/mcp";
+import type { LegGuard } from "./transfer/guard";
+import { createHandoffTools, type HandoffToolContext } from "./transfer/tools";
 
 export interface AgentToolsInput {
   profile: Profile;

@@ -2,7 +2,6 @@
 // draft it ends on the way hands what waited for it (a parked run, queued messages) to the run
 // engine, which answers it in the background.
 import "server-only";
-import { answerAfterDraftSoon } from "@/lib/agents/after-draft";
 import {
   cancelManualReset,
   commitManualReset,
@@ -12,6 +11,7 @@ import {
 import type { ManualResetResult } from "@/lib/context/reset-result";
 import { commitDraft } from "@/lib/context/review-reset";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
+import { answerAfterDraftSoon } from "./after-draft";
 
 interface ResetRequest {
   userId: string;

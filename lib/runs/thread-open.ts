@@ -3,10 +3,10 @@
 // background — and then the thread's view is read.
 import "server-only";
 import { getThread } from "@/db/queries/threads";
-import { answerAfterDraftSoon } from "@/lib/agents/after-draft";
-import { recoverThreadSoon } from "@/lib/agents/recovery";
 import { readThreadView, type ThreadPageRequest, type ThreadView } from "@/lib/chat/thread-view";
 import { expireThreadDrafts } from "@/lib/context/review-reset";
+import { answerAfterDraftSoon } from "./after-draft";
+import { recoverThreadSoon } from "./recovery";
 
 export async function loadThreadView(request: ThreadPageRequest): Promise<ThreadView | null> {
   const { userId, threadId, beforeSeq, fromSeq, withContext = true } = request;

@@ -11,7 +11,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { readFile } from "@/db/queries/workspace";
 import { messages, runs } from "@/db/schema";
-import { NOT_RUN_HANDED_OFF } from "@/lib/agents/handoff/guard";
+import { NOT_RUN_HANDED_OFF } from "@/lib/agents/transfer/guard";
 import type { AgentHandoffPart } from "@/lib/chat/types";
 import { readHandoff } from "@/lib/handoff-api/handoffs";
 import { createAgents, setThreadAgent, systemOf, toolNamesOf } from "../support/agents";

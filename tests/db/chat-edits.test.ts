@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BatonError } from "@/core/errors";
 import { listThreadMessages } from "@/db/queries/messages";
 import { getThread } from "@/db/queries/threads";
-import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { resetThreadManually } from "@/lib/runs/reset-requests";
+import { runChatTurn } from "@/lib/runs/turn";
 import {
   createActor,
   parseSse,

@@ -16,10 +16,10 @@ import {
 import { claimOrphans } from "@/db/queries/run-claims";
 import { getCurrentSession, listSessions } from "@/db/queries/sessions";
 import { type Message, runs, serverInstances, threadResets } from "@/db/schema";
-import { recoverThread } from "@/lib/agents/recovery";
-import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
 import { messageText } from "@/lib/chat/request";
+import { recoverThread } from "@/lib/runs/recovery";
+import { runChatTurn } from "@/lib/runs/turn";
 import { currentInstance } from "@/lib/runtime/instance";
 import {
   createActor,

@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getToolServer } from "@/db/queries/tool-servers";
-import { runChatTurn } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
+import { runChatTurn } from "@/lib/runs/turn";
 import { parseSse, replyText, type SsePart, waitForStoredReplies } from "../support/chat";
 import { PNG_BYTES, startToolServer, type TestToolServer } from "../support/mcp-tool-server";
 import { api as profileApi } from "../support/profiles";

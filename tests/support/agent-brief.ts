@@ -1,9 +1,9 @@
 // Agent handoff in the offline model's unit tests: the handoff tools' definitions a call offers
 // and the brief a target agent's system prompt holds, rendered by the run's own renderer.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { LegGuard } from "@/lib/agents/handoff/guard";
-import { createHandoffTools } from "@/lib/agents/handoff/tools";
 import { defaultProfile } from "@/lib/agents/profiles";
+import { LegGuard } from "@/lib/agents/transfer/guard";
+import { createHandoffTools } from "@/lib/agents/transfer/tools";
 import type { ToolDefinition } from "@/lib/ai/tokens";
 import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";

@@ -5,8 +5,8 @@ import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import { listThreadMessages } from "@/db/queries/messages";
 import { runs } from "@/db/schema";
-import { runChatTurn, type TurnDependencies } from "@/lib/agents/turn";
 import type { Actor } from "@/lib/auth/server";
+import { runChatTurn, type TurnDependencies } from "@/lib/runs/turn";
 import { createTestUser } from "./users";
 
 export async function createActor(): Promise<Actor> {

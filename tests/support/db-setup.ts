@@ -5,9 +5,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { settleRecoveries } from "@/lib/agents/recovery-registry";
 import { settleTitles } from "@/lib/chat/thread-title";
 import { settleDraftsAhead } from "@/lib/context/draft-ahead";
+import { settleRecoveries } from "@/lib/runs/recovery-registry";
 
 const holder = globalThis as unknown as { batonDb?: DatabaseHandle; batonAuth?: unknown };
 process.env.BETTER_AUTH_SECRET ??= "baton-test-secret-0123456789abcdef0123456789";

@@ -11,12 +11,12 @@ import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { expect } from "vitest";
 import { listThreadMessages } from "@/db/queries/messages";
-import { runChatTurn, type TurnDependencies } from "@/lib/agents/turn";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
 import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
 import type { Actor } from "@/lib/auth/server";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage } from "@/lib/chat/types";
+import { runChatTurn, type TurnDependencies } from "@/lib/runs/turn";
 import { parseSse, type SsePart, waitForStoredReplies } from "./chat";
 
 /** The one assistant message a stream builds in the browser. */

@@ -23,7 +23,7 @@ export type IgnoredColumns = Record<string, string[]>;
 /**
  * Left out always: each running server's heartbeat row changes every couple of seconds whatever
  * requests do, and a live server's sweep marks a server that fell silent as stopped
- * (lib/runtime/instance.ts, lib/agents/recovery.ts).
+ * (lib/runtime/instance.ts, lib/runs/recovery.ts).
  */
 const PROCESS_BOOKKEEPING: IgnoredColumns = {
   "public.server_instances": ["heartbeat_at", "stopped_at"],

@@ -1,6 +1,6 @@
-import { runChatTurn } from "@/lib/agents/turn";
 import { chatRequestSchema, MAX_BODY_BYTES } from "@/lib/chat/request";
 import { route } from "@/lib/http/route";
+import { runChatTurn } from "@/lib/runs/turn";
 
 export const dynamic = "force-dynamic";
 

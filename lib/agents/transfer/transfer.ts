@@ -19,8 +19,8 @@ import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { contentIdsFor } from "@/lib/handoff/content-id";
 import { mergeMechanicalFacts } from "@/lib/handoff/merge";
 import { redactArtifact } from "@/lib/handoff/redact";
+import type { RunScope } from "@/lib/runs/run-context";
 import { currentInstance } from "@/lib/runtime/instance";
-import type { RunScope } from "../run-context";
 import type { AcceptedHandoff } from "./guard";
 
 export interface TransferInput {

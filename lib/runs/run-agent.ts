@@ -7,17 +7,17 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import { listToolServers } from "@/db/queries/tool-servers";
 import type { Message, ToolServer } from "@/db/schema";
+import { agentSystemPrompt, agentToolTokens, createAgentTools } from "@/lib/agents/agent-tools";
+import { findProfile, listAgents, type Profile } from "@/lib/agents/profiles";
+import type { ToolContext } from "@/lib/agents/tools";
+import { LegGuard } from "@/lib/agents/transfer/guard";
+import { type HandoffToolContext, handoffTargetsOf } from "@/lib/agents/transfer/tools";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import { modelCallsTools, resolveModelInfo } from "@/lib/ai/registry";
 import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import type { McpConnections } from "@/lib/connections/run-connections";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
-import { agentSystemPrompt, agentToolTokens, createAgentTools } from "./agent-tools";
-import { LegGuard } from "./handoff/guard";
-import { type HandoffToolContext, handoffTargetsOf } from "./handoff/tools";
-import { findProfile, listAgents, type Profile } from "./profiles";
 import type { RunScope } from "./run-context";
-import type { ToolContext } from "./tools";
 
 export interface AgentToolRequest {
   tools: ToolContext;

@@ -3,9 +3,9 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import type { ChatSession, Message, Run, RunStatus } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
 import type { Actor } from "@/lib/auth/server";
 import type { ContextPart, ContextResetPart, MessageStatus } from "@/lib/chat/types";
-import type { Profile } from "./profiles";
 import type { LegEnd } from "./run-steps";
 
 export interface RunRequest {

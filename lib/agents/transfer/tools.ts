@@ -2,7 +2,7 @@
 // of the work to another agent with a written brief, `list_agents` says who can take it. Their
 // descriptions and results speak of agents by their public names only — never of runs,
 // sessions, invocations or storage. An accepted handoff is committed before the tool answers
-// (lib/agents/handoff/transfer.ts), so a server that dies after the answer resumes the run as the
+// (lib/agents/transfer/transfer.ts), so a server that dies after the answer resumes the run as the
 // target; the run loop switches to the target once the step has ended.
 import "server-only";
 import { tool, zodSchema } from "ai";

@@ -5,10 +5,10 @@
 import "server-only";
 import type { StepResult, ToolSet } from "ai";
 import type { ChatSession, RunStatus } from "@/db/schema";
+import { type EventAuthor, type RunEventType, RunJournal } from "@/lib/agents/journal";
+import type { AcceptedHandoff, ToolCallObserver } from "@/lib/agents/transfer/guard";
+import type { HandoffToolContext } from "@/lib/agents/transfer/tools";
 import type { AgentRef, ContextPart, ContextResetPart } from "@/lib/chat/types";
-import type { AcceptedHandoff, ToolCallObserver } from "./handoff/guard";
-import type { HandoffToolContext } from "./handoff/tools";
-import { type EventAuthor, type RunEventType, RunJournal } from "./journal";
 
 type Decision = Parameters<NonNullable<HandoffToolContext["onDecision"]>>;
 

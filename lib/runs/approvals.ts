@@ -8,15 +8,15 @@ import { getMessage } from "@/db/queries/messages";
 import { claimAwaitingRun, getAwaitingRun, settleAwaitingRuns } from "@/db/queries/runs";
 import { getCurrentSession } from "@/db/queries/sessions";
 import type { Message, Run } from "@/db/schema";
-import { messageTokenCount } from "@/lib/context/message-tokens";
-import { currentInstance } from "@/lib/runtime/instance";
 import {
   type ApprovalAnswer,
   answerApprovals,
   approvalOutcomes,
   denyPendingApprovals,
   pendingApprovalsOf,
-} from "./tool-parts";
+} from "@/lib/agents/tool-parts";
+import { messageTokenCount } from "@/lib/context/message-tokens";
+import { currentInstance } from "@/lib/runtime/instance";
 
 /** What a call reads as its result when the user moved on without answering it. */
 export const UNANSWERED_REASON =

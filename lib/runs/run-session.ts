@@ -1,8 +1,7 @@
-// The steps before a run's first model call: wait out another request's reset (a queued
-// message), then compact or reset when the session is already full. Each returns the session
-// the run goes on in.
+// A run waiting its turn before its first model call: a queued message waits out another
+// request's reset, every request waits for the answers to the questions above it. Each returns
+// the session the run goes on in.
 import "server-only";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { getAwaitingDraft } from "@/db/queries/reset-drafts";
 import { getActiveReset, moveMessagesToSession } from "@/db/queries/resets";
@@ -10,11 +9,9 @@ import { earlierQuestionInFlight } from "@/db/queries/run-claims";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { turnIsClear } from "@/db/queries/turn-gate";
 import type { ChatSession, Message, ThreadReset } from "@/db/schema";
-import type { ContextPart, ContextResetPart } from "@/lib/chat/types";
-import { compactSession } from "@/lib/context/compaction";
-import { decideContextAction } from "@/lib/context/policy";
-import { committedSessionOf, performReset, waitForReset } from "@/lib/context/reset";
-import type { RunScope, SessionView } from "./run-context";
+import type { ContextResetPart } from "@/lib/chat/types";
+import { committedSessionOf, waitForReset } from "@/lib/context/reset";
+import type { RunScope } from "./run-context";
 import type { RunOutput } from "./run-output";
 
 export async function currentSessionOr(scope: RunScope, fallback: ChatSession) {
@@ -151,95 +148,4 @@ export async function enterSession(
   if (placed) current = now;
   // The answer sees the thread up to its own question, never the questions queued below it.
   return { session: current, answering: [request.id] };
-}
-
-export interface BeforeFirstCall {
-  scope: RunScope;
-  model: LanguageModelV3;
-  out: RunOutput;
-  request: Message;
-  /** The request was queued behind another reset: that reset already ran for it. */
-  queued: boolean;
-  /** Loads and measures a session (writing the reading to the meter). */
-  view: (session: ChatSession) => Promise<SessionView>;
-  /** The run's row: a reset under review `always` suspends it at the draft. */
-  runId: string;
-}
-
-/**
- * Compaction first when the policy says so, then a reset (trigger `threshold`) if the session
- * is still full: the request moves into the new session and is answered there.
- */
-export async function prepareFirstCall(
-  input: BeforeFirstCall,
-  start: { session: ChatSession; view: SessionView },
-): Promise<{ session: ChatSession; view: SessionView; reset: boolean; suspended?: boolean }> {
-  const { scope, out, request } = input;
-  const { profile } = scope;
-  let { session, view } = start;
-  const decide = (context: ContextPart, compacted: boolean) =>
-    decideContextAction({
-      utilization: context.utilization,
-      strategy: context.strategy,
-      resetThreshold: profile.resetThreshold,
-      compactThreshold: profile.compactThreshold,
-      compactedThisTurn: compacted,
-      resetThisTurn: false,
-    });
-
-  let action = decide(view.context, false);
-  if (action === "compact") {
-    const compaction = await compactSession({
-      threadId: scope.threadId,
-      ctx: view.ctx,
-      model: input.model,
-      tokensBefore: view.context.inputTokens,
-      estimateAfter: async () =>
-        (await input.view(await currentSessionOr(scope, session))).context.inputTokens,
-    });
-    if (compaction) {
-      out.write({
-        type: "data-compaction",
-        id: `compaction-${session.id}-${request.seq}`,
-        data: compaction,
-      });
-      session = await currentSessionOr(scope, session);
-      view = await input.view(session);
-    }
-    action = decide(view.context, true);
-  }
-  if (action !== "reset" || input.queued) return { session, view, reset: false };
-
-  const outcome = await performReset({
-    userId: scope.userId,
-    threadId: scope.threadId,
-    from: session,
-    trigger: "threshold",
-    profile,
-    modelId: scope.modelId,
-    toolTokens: scope.toolTokens,
-    model: input.model,
-    moveFromSeq: request.seq,
-    movedTokens: request.tokenCount,
-    contextTokens: view.context.inputTokens,
-    contextWindow: view.context.contextWindow,
-    utilization: view.context.utilization,
-    review: profile.reviewResets === "always",
-    runId: input.runId,
-    emit: (part) =>
-      out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
-  });
-  // Stopped at the draft: the run waits for the user's review (its stream ends here).
-  if (outcome.kind === "draft") return { session, view, reset: false, suspended: true };
-  let next: ChatSession | null = null;
-  if (outcome.kind === "committed") next = outcome.session;
-  // Another request is resetting this session: this message waits for it like a queued one.
-  else if (outcome.kind === "busy") {
-    next = await sessionAfterWaiting(scope, session, [request.id], (part) =>
-      out.write({ type: "data-context-reset", id: `reset-${session.id}`, data: part }),
-    );
-  }
-  if (!next || next.id === session.id) return { session, view, reset: false };
-  out.writeSession(next);
-  return { session: next, view: await input.view(next), reset: true };
 }

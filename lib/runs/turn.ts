@@ -1,6 +1,6 @@
 // One chat request: resolve the thread, model and profile, apply the request to the stored
 // history (a new or edited user message, a regenerate, or an approval answer), then stream the
-// run that answers it (lib/agents/run.ts) as one AI SDK UI message stream.
+// run that answers it (lib/runs/loop.ts) as one AI SDK UI message stream.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
@@ -12,6 +12,7 @@ import { getThreadWithSession } from "@/db/queries/sessions";
 import { createThreadWithMessage, updateThread } from "@/db/queries/threads";
 import { turnPreflight } from "@/db/queries/turn-preflight";
 import type { ChatSession, Message, Run } from "@/db/schema";
+import { agentModelId, resolveProfile } from "@/lib/agents/profiles";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import type { Actor } from "@/lib/auth/server";
 import { approvalReplyOf } from "@/lib/chat/approval-request";
@@ -21,10 +22,9 @@ import { messageTokenCount } from "@/lib/context/message-tokens";
 import { currentInstance } from "@/lib/runtime/instance";
 import { claimApprovals } from "./approvals";
 import { claimContinue } from "./continue";
-import { agentModelId, resolveProfile } from "./profiles";
+import { streamRun } from "./loop";
 import { draftHoldsSession, queuedReply } from "./queued-reply";
 import { recoverThreadSoon } from "./recovery";
-import { streamRun } from "./run";
 import { applyUserInput } from "./user-input";
 
 export interface TurnDependencies {
@@ -65,7 +65,7 @@ export async function runChatTurn({
   const found = await getThreadWithSession({ userId: actor.id, threadId });
   const existing = found?.thread ?? null;
   // Writing to a thread takes over what a dead server left in it; this request's own run waits
-  // for those answers first (see RunLoop.startRun).
+  // for those answers first (see startRun in loop-start.ts).
   if (existing) recoverThreadSoon(actor.id, threadId, existing, found?.mayHoldOrphans);
   const modelId = resolveModel(request.model, existing?.model);
   const languageModel = deps.languageModel ?? ((id: string) => getLanguageModel(id));

@@ -25,14 +25,14 @@ import {
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Message, Run, Thread } from "@/db/schema";
+import { agentModelId, resolveProfile } from "@/lib/agents/profiles";
+import { settleInterruptedCalls } from "@/lib/agents/tool-parts";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
 import { expireAllDueDrafts } from "@/lib/context/review-reset";
 import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
-import { agentModelId, resolveProfile } from "./profiles";
+import { streamRun } from "./loop";
 import { trackRecovery } from "./recovery-registry";
-import { streamRun } from "./run";
-import { settleInterruptedCalls } from "./tool-parts";
 
 /** A message accepted this recently is left to the request that accepted it. */
 export const ORPHAN_GRACE_MS = 10_000;

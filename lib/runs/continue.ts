@@ -5,8 +5,8 @@ import { BatonError } from "@/core/errors";
 import { getMessage, listThreadMessages, updateMessage } from "@/db/queries/messages";
 import { claimInterruptedRun } from "@/db/queries/run-claims";
 import type { Message, Run } from "@/db/schema";
+import { settleInterruptedCalls } from "@/lib/agents/tool-parts";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { settleInterruptedCalls } from "./tool-parts";
 
 const cannotContinue = () => new BatonError("conflict:message", "This reply cannot be continued.");
 

@@ -4,6 +4,7 @@
 import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ChatSession, Message } from "@/db/schema";
+import type { Profile } from "@/lib/agents/profiles";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
 import type { ContextPart } from "@/lib/chat/types";
 import { type CallSample, calibrated, nextRatio } from "@/lib/context/calibration";
@@ -14,7 +15,6 @@ import {
   measureContext,
   type SessionContext,
 } from "@/lib/context/session-context";
-import type { Profile } from "./profiles";
 
 export interface RunScope {
   userId: string;

@@ -6,10 +6,10 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
 import { log } from "@/core/log";
+import type { AcceptedHandoff, LegGuard } from "@/lib/agents/transfer/guard";
 import { measuredModel } from "@/lib/ai/call-measure";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { observeFamilyCall } from "@/lib/context/calibration-prior";
-import type { AcceptedHandoff, LegGuard } from "./handoff/guard";
 import { type SessionView, StepMeter } from "./run-context";
 import type { RunOutput } from "./run-output";
 
