@@ -19,7 +19,7 @@ export async function register() {
       await prepareDatabase();
       // What a crashed server left behind (resets, runs, unanswered messages) is taken over now.
       const { getDatabase } = await import("./db/client");
-      const { startRecovery } = await import("./lib/runs/recovery");
+      const { startRecovery } = await import("./lib/runs/recovery-start");
       await startRecovery(getDatabase().kind);
       // A compatible server's context window is asked now, in the background (lib/ai/server-windows.ts).
       const { listConfiguredModels } = await import("./lib/ai/providers");

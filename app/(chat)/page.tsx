@@ -1,11 +1,11 @@
 import { ChatPanel } from "@/components/chat/chat-panel";
-import { ContinueList } from "@/components/handoffs/continue-list";
 import { listAgentOptions } from "@/lib/agents/profile-api";
 import { defaultProfile } from "@/lib/agents/profiles";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
 import { pageActor } from "@/lib/auth/page-actor";
 import { chatPageBasics } from "@/lib/chat/page-props";
 import type { ContextPart } from "@/lib/chat/types";
+import { ContinueList } from "./_components/continue-list";
 
 export const dynamic = "force-dynamic";
 

@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ApiError } from "@/lib/api/client";
-import type { OpenHandoff } from "@/lib/handoff-api/handoffs";
+import type { OpenHandoff } from "@/lib/handoff-api/open-handoff";
 import { startThreadFromHandoff } from "./continue-api";
 
 export function ContinuePanel({ handoffs }: { handoffs: OpenHandoff[] }) {

@@ -1,8 +1,7 @@
 // Response shapes of the run journal API (`GET /api/threads/{id}/runs?request=…` and
 // `GET /api/threads/{id}/runs/{runId}/events`). Handlers parse what they return with these, and
-// the run timeline parses with them too.
+// the run timeline parses with them too: the browser loads this file, so it imports no server code.
 import { z } from "zod";
-import type { Run, RunEvent } from "@/db/schema";
 
 export const runSummarySchema = z.object({
   id: z.string(),
@@ -34,24 +33,3 @@ export type RunEventsResponse = z.infer<typeof runEventsResponseSchema>;
 /** `GET /api/threads/{id}/runs?request=<messageId>`: the run that answered that message. */
 export const runLookupResponseSchema = z.object({ run: runSummarySchema.nullable() });
 export type RunLookupResponse = z.infer<typeof runLookupResponseSchema>;
-
-export function runSummaryOf(run: Run): RunSummary {
-  return runSummarySchema.parse({
-    id: run.id,
-    status: run.status,
-    startedAt: run.startedAt.toISOString(),
-    endedAt: run.endedAt?.toISOString() ?? null,
-    stepCount: run.stepCount,
-  });
-}
-
-export function runEventViewOf(event: RunEvent): RunEventView {
-  return runEventViewSchema.parse({
-    seq: event.seq,
-    type: event.type,
-    agent: event.agent,
-    invocationId: event.invocationId,
-    at: event.createdAt.toISOString(),
-    payload: event.payload,
-  });
-}

@@ -15,6 +15,7 @@ import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { redactArtifact, redactText } from "@/lib/handoff/redact";
 import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
+import type { OpenHandoff } from "./open-handoff";
 import { acceptApiHandoff, cancelApiHandoff, writeApiHandoff } from "./policy";
 import {
   DEFAULT_API_KIND,
@@ -233,14 +234,6 @@ export async function cancelHandoffByKey(
   const row = await countHandoff("cancel", cancelling, (r) => (r ? "ok" : "not_found"));
   if (!row) throw new BatonError("not_found:handoff", "Handoff not found.");
   return handoffRecord(row.handoff, row.revision);
-}
-
-export interface OpenHandoff {
-  key: string;
-  id: string;
-  goal: string;
-  stateSummary: string;
-  updatedAt: string;
 }
 
 /** The user's open (`prepared`) handoffs, newest first: what the home page offers to continue. */

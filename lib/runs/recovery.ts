@@ -7,18 +7,14 @@
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { log } from "@/core/log";
-import type { DatabaseKind } from "@/db/client";
-import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
 import { type DraftEnd, newestDraftEnd } from "@/db/queries/reset-drafts";
-import { releaseDeadResets } from "@/db/queries/resets";
 import {
   claimDeadRuns,
   claimOrphans,
   claimRunAfterReview,
   endDeadRun,
-  listRecoveryCandidates,
   listRunsAwaitingReview,
   threadMayHoldOrphans,
 } from "@/db/queries/run-claims";
@@ -29,14 +25,12 @@ import { agentModelId, resolveProfile } from "@/lib/agents/profiles";
 import { settleInterruptedCalls } from "@/lib/agents/tool-parts";
 import { defaultModelId, getLanguageModel, listConfiguredModels } from "@/lib/ai/providers";
 import { messageTokenCount } from "@/lib/context/message-tokens";
-import { expireAllDueDrafts } from "@/lib/context/review-reset";
-import { currentInstance, instanceStartedAt, retireDeadInstances } from "@/lib/runtime/instance";
+import { currentInstance, instanceStartedAt } from "@/lib/runtime/instance";
 import { streamRun } from "./loop";
 import { trackRecovery } from "./recovery-registry";
 
 /** A message accepted this recently is left to the request that accepted it. */
 export const ORPHAN_GRACE_MS = 10_000;
-const SWEEP_MS = 5_000;
 
 export interface RecoveryOptions {
   languageModel?: (modelId: string) => LanguageModelV3;
@@ -56,42 +50,6 @@ export interface RecoveryOptions {
    * in two transactions).
    */
   onTouch?: boolean;
-}
-
-const holder = globalThis as unknown as { batonSweep?: NodeJS.Timeout };
-
-/**
- * At server start: retire instances that cannot be running, free their resets, and claim the
- * orphans of every thread that may hold one (answered in the background). Then a sweep every
- * few seconds frees what an instance that fell silent held.
- */
-export async function startRecovery(kind: DatabaseKind): Promise<void> {
-  await currentInstance();
-  const retired = await retireDeadInstances(kind);
-  const released = await releaseDeadResets();
-  // Loaded here: the answer after a draft goes through this module.
-  const { answerAfterDraftSoon } = await import("./after-draft");
-  await expireAllDueDrafts(answerAfterDraftSoon);
-  const candidates = await listRecoveryCandidates();
-  if (retired.length || released.length || candidates.length) {
-    log.info("recovery", undefined, {
-      instancesRetired: retired.length,
-      resetsReleased: released.length,
-      threads: candidates.length,
-    });
-  }
-  await Promise.all(candidates.map((c) => recoverThread(c.userId, c.threadId).claimed));
-  holder.batonSweep ??= setInterval(() => {
-    sweep().catch((error) => log.warn("recovery sweep failed", error));
-  }, SWEEP_MS);
-  holder.batonSweep.unref();
-}
-
-async function sweep(): Promise<void> {
-  const silent = await markSilentInstancesStopped();
-  if (silent.length === 0) return;
-  await releaseDeadResets();
-  for (const c of await listRecoveryCandidates()) recoverThread(c.userId, c.threadId);
 }
 
 /** Recovery of one thread, started in the background (opening or writing to a thread). */

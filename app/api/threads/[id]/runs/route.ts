@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { findRunForRequest } from "@/db/queries/run-events";
 import { getThread } from "@/db/queries/threads";
-import { runLookupResponseSchema, runSummaryOf } from "@/lib/agents/journal-schemas";
+import { runLookupResponseSchema } from "@/lib/agents/journal-schemas";
+import { runSummaryOf } from "@/lib/agents/journal-views";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { route } from "@/lib/http/route";
 

@@ -1,11 +1,8 @@
 // The run journal of one run of the thread, in order (docs/journal.md). Owner only: another
 // user's run, a run of another thread and a malformed id all answer 404 `not_found:run`.
 import { listRunEvents } from "@/db/queries/run-events";
-import {
-  runEventsResponseSchema,
-  runEventViewOf,
-  runSummaryOf,
-} from "@/lib/agents/journal-schemas";
+import { runEventsResponseSchema } from "@/lib/agents/journal-schemas";
+import { runEventViewOf, runSummaryOf } from "@/lib/agents/journal-views";
 import { runNotFound, runParamsSchema } from "@/lib/chat/run-param";
 import { route } from "@/lib/http/route";
 

@@ -1,7 +1,8 @@
 // "Continue where you left off": the user's open handoffs, newest first, above a new chat.
 // Listing them runs nothing; only choosing one starts a thread (see ContinuePanel).
+
+import { ContinuePanel } from "@/components/handoffs/continue-panel";
 import { listOpenHandoffs } from "@/lib/handoff-api/handoffs";
-import { ContinuePanel } from "./continue-panel";
 
 /** How many open handoffs the home page offers; older ones stay reachable through the API. */
 const SHOWN = 6;
