@@ -9,11 +9,8 @@ const nodeCore = `^(node:)?(${builtinModules
   .map((name) => name.replace(/[/]/g, "\\/"))
   .join("|")})$`;
 
-// The run engine: lib/runs/, and the run files that still live in lib/agents/.
-const runEngine = [
-  "^lib/runs/",
-  "^lib/agents/(turn|run[^/]*|continue|approvals|user-input|recovery[^/]*|after-draft|queued-reply)\\.ts$",
-];
+// The run engine.
+const runEngine = ["^lib/runs/"];
 
 // What must never end up in a browser bundle.
 const serverOnly = ["^node_modules/server-only/", "^db/", "^lib/auth/server[^/]*$", nodeCore];
@@ -39,7 +36,7 @@ module.exports = {
       severity: "error",
       comment:
         "lib/context/ is a service the run engine calls: it returns outcomes and never imports " +
-        "the engine (lib/runs/ or the run files in lib/agents/). Return what happened instead.",
+        "the engine (lib/runs/). Return what happened instead.",
       from: { path: "^lib/context/" },
       to: { path: runEngine },
     },
