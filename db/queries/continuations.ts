@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
 import { handoffRevisions, sessions, threads } from "../schema";
-import { acceptHandoff, lockHandoff } from "./handoff-writes";
+import { lockHandoff, recordAcceptance } from "./handoff-writes";
 import { pinHandoffItems } from "./pins";
 
 /**
@@ -98,7 +98,7 @@ export async function startContinuationThread({
     const carried = revision.artifact.must_preserve;
     const texts = Array.isArray(carried) ? carried.filter((p) => typeof p === "string") : [];
     await pinHandoffItems({ userId: ownerId, threadId, texts }, tx);
-    await acceptHandoff(tx, {
+    await recordAcceptance(tx, {
       ownerId,
       key,
       contentId: current.contentId,

@@ -3,10 +3,9 @@ import { isDeepStrictEqual } from "node:util";
 import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import type { MessageStatus } from "@/core/types";
-import { type Database, getDb } from "../client";
+import { getDb } from "../client";
+import type { Tx } from "../executor";
 import { type Message, type MessageUsage, messageColumns, messages, threads } from "../schema";
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Work done in the transaction that stored a new message, with the row it stored. */
 export type StoredHook = (tx: Tx, row: Message) => Promise<void>;

@@ -2,12 +2,13 @@
 // and writes are scoped to the thread's owner; an unpinned item keeps its row as a tombstone.
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { cleanPin, normalizePin, pinKeyOf } from "@/lib/handoff/pins";
+import { normalizePin } from "@/core/pin-text";
+import { cleanPin, pinKeyOf } from "@/core/pins";
 import { getDb } from "../client";
+import type { Executor } from "../executor";
 import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
-import type { Executor } from "./workspace";
 
-export { normalizePin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
+export { normalizePin, PIN_MAX_CHARS } from "@/core/pin-text";
 
 type Db = Executor;
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { PlanItem } from "@/core/plan-items";
-import { WorkspaceError } from "@/lib/workspace/errors";
+import { WorkspaceError } from "@/core/workspace/errors";
+import type { Executor } from "../executor";
 import { type ThreadPlan, threadPlans, threads } from "../schema";
-import type { Executor } from "./workspace";
 
 // The thread's plan: one row per thread, replaced whole. Scoped by the thread's owner.
 

@@ -5,8 +5,8 @@ import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
+import type { Tx } from "../executor";
 import { type AgentProfile, agentProfiles, type Thread, threads } from "../schema";
-import type { Tx } from "./handoff-writes";
 
 /** The user's own profile with this slug (profiles are keyed by owner and slug). */
 export async function getProfile({

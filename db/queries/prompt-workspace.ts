@@ -4,8 +4,8 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PlanItem } from "@/core/plan-items";
+import type { Executor } from "../executor";
 import { threadPlans, threads, workspaceFiles } from "../schema";
-import type { Executor } from "./workspace";
 
 /** A json value as the driver gave it: parsed already, or its text. */
 function parsed<T>(value: unknown, empty: T): T {

@@ -5,6 +5,7 @@ import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
+import type { Executor } from "../executor";
 import {
   type DroppedRecord,
   type RedactionRecord,
@@ -16,7 +17,6 @@ import {
   threadResets,
   threads,
 } from "../schema";
-import type { Executor } from "./workspace";
 
 /** How a draft ended. */
 export type DraftEnd = Exclude<ResetDraftState, "awaiting_review">;

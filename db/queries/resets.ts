@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
+import type { Executor } from "../executor";
 import {
   type ChatSession,
   messages,
@@ -14,11 +15,10 @@ import {
   threadResets,
   threads,
 } from "../schema";
-import { acceptHandoff, type HandoffWrite, writeHandoff } from "./handoff-writes";
+import { recordAcceptance, type StoredHandoffWrite, storeHandoffWrite } from "./handoff-writes";
 import { instanceIsLive } from "./instances";
 import { pinHandoffItems } from "./pins";
 import { endDraft } from "./reset-drafts";
-import type { Executor } from "./workspace";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */
 export const RESET_LEASE_MS = 2 * 60 * 1000;
@@ -255,7 +255,8 @@ export interface CommitResetInput {
   trigger: SessionTrigger;
   model: string;
   profile: string;
-  handoff: Omit<HandoffWrite, "ownerId" | "key" | "revision" | "threadId" | "sessionNumber">;
+  /** Prepared (redacted, rendered) by the caller: lib/handoff/write.ts commitResetHandoff. */
+  handoff: Omit<StoredHandoffWrite, "ownerId" | "key" | "revision" | "threadId" | "sessionNumber">;
   /** Seq of the message that triggered the reset; it and every later message of session N move. */
   moveFromSeq: number | null;
   /** The instance that took the lease: a lease taken over meanwhile is no longer ours. */
@@ -270,6 +271,21 @@ export interface CommitResetInput {
   fromDraft?: boolean;
   /** More writes that must land with the commit or not at all (a reviewed draft's pins). */
   alsoInCommit?: (tx: Executor) => Promise<void>;
+}
+
+/** Where a reset's handoff is stored: revision N of the thread's own key, from session N. */
+export function resetHandoffEnvelope({
+  userId,
+  threadId,
+  from,
+}: Pick<CommitResetInput, "userId" | "threadId" | "from">) {
+  return {
+    ownerId: userId,
+    key: threadId,
+    revision: from.number,
+    threadId,
+    sessionNumber: from.number,
+  };
 }
 
 export type CommitResetResult =
@@ -340,13 +356,9 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       })
       .where(eq(sessions.id, from.id));
 
-    const written = await writeHandoff(tx, {
+    const written = await storeHandoffWrite(tx, {
       ...input.handoff,
-      ownerId: userId,
-      key: threadId,
-      revision: from.number,
-      threadId,
-      sessionNumber: from.number,
+      ...resetHandoffEnvelope(input),
     });
     // What the brief carries is pinned from now on, with the commit (a tombstone stays unpinned).
     await pinHandoffItems({ userId, threadId, texts: input.handoff.artifact.must_preserve }, tx);
@@ -391,7 +403,7 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       .returning({ id: messages.id, seq: messages.seq });
     moved.sort((a, b) => a.seq - b.seq);
 
-    await acceptHandoff(tx, {
+    await recordAcceptance(tx, {
       ownerId: userId,
       key: threadId,
       contentId: written.handoff.contentId,

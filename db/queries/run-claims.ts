@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import type { Tx } from "../executor";
 import {
   type Message,
   messageColumns,
@@ -16,8 +17,6 @@ import { deleteSessionMessagesAfter } from "./messages";
 // Claims: a user message is answered by exactly one run. A run that answers it (running on a
 // live instance, or parked on an approval) claims it; a new claim is refused while such a run
 // exists. Claims lock the message row, so two servers recovering the same message never both win.
-
-type Tx = Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0];
 
 /** A run that still answers its request: running on a live instance, or waiting for the user. */
 const answersLive = or(

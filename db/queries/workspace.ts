@@ -1,10 +1,10 @@
 import "server-only";
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { WorkspaceError } from "@/lib/workspace/errors";
-import { MAX_FILES_PER_THREAD, utf8Bytes } from "@/lib/workspace/limits";
-import { TOOL_RESULTS_DIR } from "@/lib/workspace/paths";
-import { replaceExactlyOnce } from "@/lib/workspace/text";
-import type { Database } from "../client";
+import { WorkspaceError } from "@/core/workspace/errors";
+import { MAX_FILES_PER_THREAD, utf8Bytes } from "@/core/workspace/limits";
+import { TOOL_RESULTS_DIR } from "@/core/workspace/paths";
+import { replaceExactlyOnce } from "@/core/workspace/text";
+import type { Executor, Tx } from "../executor";
 import {
   threads,
   type WorkspaceFile,
@@ -17,11 +17,8 @@ import {
 } from "../schema";
 
 // Per-thread workspace files and their history. Every query is scoped by the acting user through
-// the thread's owner. Paths arrive normalized (lib/workspace/paths); limits are enforced here,
+// the thread's owner. Paths arrive normalized (core/workspace/paths); limits are enforced here,
 // under the thread row lock, so concurrent writes cannot pass the file count together.
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-export type Executor = Database | Tx;
 
 interface ThreadScope {
   userId: string;

@@ -1,10 +1,11 @@
 // The thread's pins as resets and the pins API use them (docs/handoffs.md#pins): a handoff's
 // must_preserve is exactly what the thread pins now, and people pin and unpin through the API.
 import "server-only";
+import { pinKeyOf } from "@/core/pins";
 import { listThreadPins, pinText, unpinById } from "@/db/queries/pins";
 import type { PinSource, PinState, ThreadPin } from "@/db/schema";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
-import { carriedPins, pinKeyOf } from "@/lib/handoff/pins";
+import { carriedPins } from "@/lib/handoff/pins";
 
 interface ThreadRef {
   userId: string;

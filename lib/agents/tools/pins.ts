@@ -4,9 +4,9 @@
 import "server-only";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
+import { flattenPin, PIN_MAX_CHARS } from "@/core/pin-text";
 import { getDb } from "@/db/client";
 import { pinText } from "@/db/queries/pins";
-import { flattenPin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
 import { asToolResult, failure, type ToolContext } from "./context";
 
 export interface PinOutput {
