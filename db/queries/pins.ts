@@ -6,24 +6,23 @@ import { normalizePin } from "@/core/pin-text";
 import { cleanPin, pinKeyOf } from "@/core/pins";
 import { getDb } from "../client";
 import type { Executor } from "../executor";
+import { ownedThread } from "../owned";
 import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
 
 export { normalizePin, PIN_MAX_CHARS } from "@/core/pin-text";
 
-type Db = Executor;
-
-async function ownsThread(db: Db, userId: string, threadId: string): Promise<boolean> {
+async function ownsThread(db: Executor, userId: string, threadId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: threads.id })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    .where(ownedThread(userId, threadId));
   return row !== undefined;
 }
 
 /** Every pin row of the thread, pinned and unpinned, oldest first; null: not the user's thread. */
 export async function listThreadPins(
   { userId, threadId }: { userId: string; threadId: string },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<ThreadPin[] | null> {
   if (!(await ownsThread(db, userId, threadId))) return null;
   return db
@@ -36,7 +35,7 @@ export async function listThreadPins(
 /** The texts the thread has pinned now, oldest first (what the next handoff carries). */
 export async function currentPinTexts(
   input: { userId: string; threadId: string },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<string[]> {
   const rows = (await listThreadPins(input, db)) ?? [];
   return rows.filter((r) => r.state === "pinned").map((r) => r.text);
@@ -53,7 +52,7 @@ export async function pinText(
     text,
     source,
   }: { userId: string; threadId: string; text: string; source: PinSource },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<ThreadPin | null> {
   const clean = cleanPin(text);
   if (clean === "") return null;
@@ -76,7 +75,7 @@ export async function pinText(
 /** Unpins the thread's pin `pinId`; null when there is no such pin on the user's thread. */
 export async function unpinById(
   { userId, threadId, pinId }: { userId: string; threadId: string; pinId: string },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<ThreadPin | null> {
   if (!(await ownsThread(db, userId, threadId))) return null;
   const [row] = await db
@@ -90,7 +89,7 @@ export async function unpinById(
 /** Unpins the pins whose text matches one of `texts` (case and spacing ignored). */
 export async function unpinTexts(
   { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<number> {
   const keys = [...new Set(texts.map(pinKeyOf).filter((k) => k !== ""))];
   if (keys.length === 0 || !(await ownsThread(db, userId, threadId))) return 0;
@@ -109,7 +108,7 @@ export async function unpinTexts(
  */
 export async function pinHandoffItems(
   { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
-  db: Db = getDb(),
+  db: Executor = getDb(),
 ): Promise<number> {
   const rows = new Map<string, string>();
   for (const item of texts) {

@@ -3,6 +3,7 @@ import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
 import type { Executor } from "../executor";
+import { inOwnedThread, ownedThread } from "../owned";
 import {
   type ChatSession,
   messages,
@@ -56,7 +57,7 @@ export async function acquireResetLease({
     const [owned] = await tx
       .select({ id: threads.id })
       .from(threads)
-      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+      .where(ownedThread(userId, threadId));
     if (!owned) return null;
     const expires = new Date(Date.now() + RESET_LEASE_MS);
     const [inserted] = await tx
@@ -311,7 +312,7 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
     const [thread] = await tx
       .select({ id: threads.id })
       .from(threads)
-      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+      .where(ownedThread(userId, threadId))
       .for("update");
     if (!thread) throw new Error("thread gone during reset");
     const [reset] = await tx
@@ -483,7 +484,7 @@ export async function moveMessagesToSession({
       and(
         eq(messages.threadId, threadId),
         inArray(messages.id, ids),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
+        inOwnedThread(userId, messages.threadId),
       ),
     );
 }

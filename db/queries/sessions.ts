@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, isNotNull, like, lte, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { type ChatSession, messages, sessions, type Thread, threads } from "../schema";
 import { mayHoldOrphans } from "./run-claims";
 
@@ -40,7 +41,7 @@ export async function getThreadWithSession({
     })
     .from(threads)
     .leftJoin(sessions, eq(sessions.threadId, threads.id))
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .orderBy(desc(sessions.number))
     .limit(1);
   return row ? { ...row, mayHoldOrphans: row.mayHoldOrphans === true } : null;
