@@ -3,7 +3,7 @@ import { and, asc, desc, eq, isNotNull, like, lte, sql } from "drizzle-orm";
 import { getDb } from "../client";
 import { ownedThread } from "../owned";
 import { type ChatSession, messages, sessions, type Thread, threads } from "../schema";
-import { mayHoldOrphans } from "./run-claims";
+import { mayHoldOrphans } from "./run-recovery";
 
 export async function getCurrentSession({
   userId,

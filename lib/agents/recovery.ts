@@ -13,15 +13,15 @@ import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
 import { type DraftEnd, newestDraftEnd } from "@/db/queries/reset-drafts";
 import { releaseDeadResets } from "@/db/queries/resets";
+import { claimOrphans } from "@/db/queries/run-claims";
 import {
   claimDeadRuns,
-  claimOrphans,
   claimRunAfterReview,
   endDeadRun,
   listRecoveryCandidates,
   listRunsAwaitingReview,
   threadMayHoldOrphans,
-} from "@/db/queries/run-claims";
+} from "@/db/queries/run-recovery";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Message, Run, Thread } from "@/db/schema";

@@ -4,7 +4,8 @@
 import "server-only";
 import { redactText } from "@/core/redact/engine";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
-import { type CommitResetInput, getSessionById } from "@/db/queries/resets";
+import type { CommitResetInput } from "@/db/queries/reset-commit";
+import { getSessionById } from "@/db/queries/resets";
 import { settleAwaitingRuns } from "@/db/queries/runs";
 import type { ChatSession, ResetDraft, ResetStats, ThreadReset } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";

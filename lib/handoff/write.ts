@@ -14,7 +14,7 @@ import {
   type CommitResetResult,
   commitReset,
   resetHandoffEnvelope,
-} from "@/db/queries/resets";
+} from "@/db/queries/reset-commit";
 import type { RedactionRecord } from "@/db/schema";
 import { redactBrief } from "./agent-brief";
 import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "./artifact";
