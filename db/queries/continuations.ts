@@ -98,7 +98,7 @@ export async function startContinuationThread({
     // The new thread pins what the handoff it continues carried, so its resets keep carrying it.
     const carried = revision.artifact.must_preserve;
     const texts = Array.isArray(carried) ? carried.filter((p) => typeof p === "string") : [];
-    await pinHandoffItems({ userId: ownerId, threadId, texts }, tx);
+    await pinHandoffItems(tx, { userId: ownerId, threadId, texts });
     await recordAcceptance(tx, {
       ownerId,
       key,

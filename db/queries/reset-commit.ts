@@ -136,7 +136,7 @@ export async function commitReset(input: CommitResetInput): Promise<CommitResetR
       ...resetHandoffEnvelope(input),
     });
     // What the brief carries is pinned from now on, with the commit (a tombstone stays unpinned).
-    await pinHandoffItems({ userId, threadId, texts: input.handoff.artifact.must_preserve }, tx);
+    await pinHandoffItems(tx, { userId, threadId, texts: input.handoff.artifact.must_preserve });
 
     const [created] = await tx
       .insert(sessions)

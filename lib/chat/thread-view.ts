@@ -1,6 +1,7 @@
 // What the thread API and the chat page return: the thread, its sessions with their handoffs,
 // the newest page of messages and the current context utilization, scoped to the acting user.
 import "server-only";
+import { getDb } from "@/db/client";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
@@ -114,7 +115,7 @@ export async function loadThreadView({
     withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
-    listThreadPins({ userId, threadId }),
+    listThreadPins(getDb(), { userId, threadId }),
     getAwaitingDraft({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).

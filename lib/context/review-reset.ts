@@ -4,6 +4,7 @@
 import "server-only";
 import { BatonError } from "@/core/errors";
 import { log } from "@/core/log";
+import { getDb } from "@/db/client";
 import { currentPinTexts, normalizePin, pinText, unpinTexts } from "@/db/queries/pins";
 import { type DraftEnd, expireDueDrafts, getResetDraft } from "@/db/queries/reset-drafts";
 import { getReset } from "@/db/queries/resets";
@@ -91,8 +92,8 @@ export async function commitReviewedDraft({
       utilization: context.utilization,
       fromDraft: true,
       alsoInCommit: async (tx) => {
-        for (const text of pins.add) await pinText({ userId, threadId, text, source: "user" }, tx);
-        await unpinTexts({ userId, threadId, texts: pins.remove }, tx);
+        for (const text of pins.add) await pinText(tx, { userId, threadId, text, source: "user" });
+        await unpinTexts(tx, { userId, threadId, texts: pins.remove });
       },
     },
     {
@@ -113,7 +114,7 @@ export async function commitReviewedDraft({
 
 /** What the reviewed must_preserve adds to and removes from the thread's pins. */
 async function pinChanges(userId: string, threadId: string, wanted: readonly string[]) {
-  const current = await currentPinTexts({ userId, threadId });
+  const current = await currentPinTexts(getDb(), { userId, threadId });
   const have = new Set(current.map(normalizePin));
   const keep = new Set(wanted.map(normalizePin));
   return {
