@@ -145,7 +145,7 @@ export async function endDraft(
  * How the thread's newest draft ended; null while it awaits review (or the thread never had one).
  * Recovery resumes the runs a draft parked once it ended, whichever server ended it.
  */
-export async function newestDraftEnd(threadId: string): Promise<DraftEnd | null> {
+export async function newestDraftEnd({ threadId }: { threadId: string }): Promise<DraftEnd | null> {
   const [row] = await getDb()
     .select({ state: resetDrafts.state })
     .from(resetDrafts)

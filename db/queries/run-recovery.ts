@@ -33,7 +33,7 @@ export async function listRecoveryCandidates(): Promise<{ threadId: string; user
  * few rows (recovery on a touch of the thread asks it before claiming): a stuck run, or a newest
  * message from the user (the only place claimOrphans looks for orphans).
  */
-export async function threadMayHoldOrphans(threadId: string): Promise<boolean> {
+export async function threadMayHoldOrphans({ threadId }: { threadId: string }): Promise<boolean> {
   const rows = await getDb().execute(sql`
     select 1 as "found" where ${mayHoldOrphans(sql`${threadId}`)}`);
   return rowsOf(rows).length > 0;
@@ -47,7 +47,13 @@ export function mayHoldOrphans(id: SQL): SQL {
 }
 
 /** Running runs of the thread whose instance is gone, claimed for `instanceId` (oldest first). */
-export async function claimDeadRuns(threadId: string, instanceId: string): Promise<Run[]> {
+export async function claimDeadRuns({
+  threadId,
+  instanceId,
+}: {
+  threadId: string;
+  instanceId: string;
+}): Promise<Run[]> {
   return getDb().transaction(async (tx) => {
     const dead = await tx
       .select()
@@ -84,7 +90,7 @@ export async function claimDeadRuns(threadId: string, instanceId: string): Promi
 }
 
 /** The thread's runs parked at a draft under review, oldest first. */
-export async function listRunsAwaitingReview(threadId: string): Promise<Run[]> {
+export async function listRunsAwaitingReview({ threadId }: { threadId: string }): Promise<Run[]> {
   return getDb()
     .select()
     .from(runs)
@@ -117,7 +123,13 @@ export async function claimRunAfterReview(input: {
 }
 
 /** Ends a run that died with its server: `interrupted` keeps it continuable, `failed` does not. */
-export async function endDeadRun(runId: string, status: "interrupted" | "failed"): Promise<void> {
+export async function endDeadRun({
+  runId,
+  status,
+}: {
+  runId: string;
+  status: "interrupted" | "failed";
+}): Promise<void> {
   await getDb()
     .update(runs)
     .set({ status, failureReason: "interrupted", updatedAt: new Date(), endedAt: new Date() })

@@ -96,9 +96,11 @@ const RECENT_RATIOS = 50;
  * with their models. Read across users on purpose: a ratio describes a provider's tokenizer, not
  * anyone's conversation, and nothing else of a session is read.
  */
-export async function recentTokenRatios(
-  modelPrefix: string,
-): Promise<{ model: string; tokenRatio: number }[]> {
+export async function recentTokenRatios({
+  modelPrefix,
+}: {
+  modelPrefix: string;
+}): Promise<{ model: string; tokenRatio: number }[]> {
   const pattern = `${modelPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = await getDb()
     .select({ model: sessions.model, tokenRatio: sessions.tokenRatio })

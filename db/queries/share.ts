@@ -48,7 +48,7 @@ export async function unshareThread({
 }
 
 /** The thread a share token opens, whoever asks; null for an unknown or revoked token. */
-export async function getSharedThreadByToken(token: string): Promise<Thread | null> {
+export async function getSharedThreadByToken({ token }: { token: string }): Promise<Thread | null> {
   const [row] = await getDb().select().from(threads).where(eq(threads.shareToken, token));
   return row ?? null;
 }
