@@ -16,7 +16,7 @@ interface ThreadRef {
 /**
  * The artifact with must_preserve set from the thread's pins: every current pin, then what the
  * writer listed that is neither a pin nor unpinned by the user. Those additions become pins when
- * the reset commits (db/queries/resets.ts), not before.
+ * the reset commits (db/queries/reset-commit.ts), not before.
  */
 export async function withThreadPins(
   artifact: HandoffArtifact,
