@@ -16,7 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { PlanItem } from "@/core/plan-items";
 import type { AgentBrief, MessageStatus, SessionTrigger } from "@/core/types";
-import { BUILTIN_TOOL_NAMES } from "../lib/agents/tool-names";
+import { BUILTIN_TOOL_NAMES } from "../core/tool-names";
 
 /*
  * Full-text search (search_history): a stored `tsvector`, generated from the row's own text with

@@ -10,12 +10,12 @@ import { hashPassword } from "better-auth/crypto";
 import { serverEnv } from "@/core/env";
 import { dataDir, getDatabase, getDb } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { writeHandoff } from "@/db/queries/handoff-writes";
 import { authAccounts, messages, sessions, threads, users } from "@/db/schema";
 import { lockFolderOrExit } from "@/db/server-lock";
 import { HANDOFF_SCHEMA_VERSION, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
+import { writeHandoff } from "@/lib/handoff/write";
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef } from "react";
 import { toast } from "sonner";
 import type { ThreadPinView } from "@/lib/chat/types";
-import { normalizePin } from "@/lib/handoff/pin-text";
+import { normalizePin } from "@/core/pin-text";
 import { pinThreadText, readableError, unpinThreadPin } from "./pin-api";
 
 export interface ThreadPins {

@@ -3,6 +3,7 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { inOwnedThread } from "../owned";
 import { type AheadDraft, aheadDrafts, type ResetStats, sessions, threads } from "../schema";
 
 /** The session's draft ahead, or null (none, or not the user's session). */
@@ -74,12 +75,7 @@ export async function takeAheadDraft({
 }): Promise<AheadDraft | null> {
   const [row] = await getDb()
     .delete(aheadDrafts)
-    .where(
-      and(
-        eq(aheadDrafts.sessionId, sessionId),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${aheadDrafts.threadId} and ${threads.userId} = ${userId})`,
-      ),
-    )
+    .where(and(eq(aheadDrafts.sessionId, sessionId), inOwnedThread(userId, aheadDrafts.threadId)))
     .returning();
   return row ?? null;
 }

@@ -2,8 +2,9 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { handoffRevisions, sessions, threads } from "../schema";
-import { acceptHandoff, lockHandoff } from "./handoff-writes";
+import { lockHandoff, recordAcceptance } from "./handoff-writes";
 import { pinHandoffItems } from "./pins";
 
 /**
@@ -43,7 +44,7 @@ export async function startContinuationThread({
       .from(threads)
       .innerJoin(sessions, and(eq(sessions.threadId, threads.id), eq(sessions.number, 1)))
       .leftJoin(handoffRevisions, eq(handoffRevisions.id, sessions.handoffRevisionId))
-      .where(and(eq(threads.id, threadId), eq(threads.userId, ownerId)));
+      .where(ownedThread(ownerId, threadId));
     if (earlier) {
       if (earlier.handoffId === current.id) return { threadId, created: false };
       throw new BatonError("conflict:thread_exists", "That thread already exists.");
@@ -97,8 +98,8 @@ export async function startContinuationThread({
     // The new thread pins what the handoff it continues carried, so its resets keep carrying it.
     const carried = revision.artifact.must_preserve;
     const texts = Array.isArray(carried) ? carried.filter((p) => typeof p === "string") : [];
-    await pinHandoffItems({ userId: ownerId, threadId, texts }, tx);
-    await acceptHandoff(tx, {
+    await pinHandoffItems(tx, { userId: ownerId, threadId, texts });
+    await recordAcceptance(tx, {
       ownerId,
       key,
       contentId: current.contentId,

@@ -4,6 +4,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import { getDb, rowsOf } from "../client";
+import type { Tx } from "../executor";
 import {
   handoffReceipts,
   handoffRevisionColumns,
@@ -12,7 +13,7 @@ import {
   sessions,
 } from "../schema";
 import type { HandoffWithRevision } from "./handoff-reads";
-import { lockHandoff, setRevisionState, type Tx } from "./handoff-writes";
+import { lockHandoff, setRevisionState } from "./handoff-writes";
 
 /** Removes the record, its history and its receipts; false when the key is not the owner's. */
 export async function deleteHandoffByKey({

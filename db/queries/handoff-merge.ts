@@ -4,6 +4,7 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import { getDb } from "../client";
+import type { Tx } from "../executor";
 import {
   type AccountNoticeData,
   accountNotices,
@@ -11,7 +12,6 @@ import {
   handoffRevisions,
   handoffs,
 } from "../schema";
-import type { Tx } from "./handoff-writes";
 
 /**
  * The content id of one revision under a key. The id covers the key (docs/handoffs.md), so a

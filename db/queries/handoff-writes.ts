@@ -1,15 +1,11 @@
-// Handoff storage, the write side (docs/handoffs.md): the redaction choke point every write
-// passes, the retry-safe upsert, idempotent acceptance and the row locks their transactions take.
+// Handoff storage, the write side (docs/handoffs.md): the retry-safe upsert, idempotent
+// acceptance and the row locks their transactions take. Values arrive prepared: redaction,
+// rendering and content ids are lib/handoff/write.ts's, which every write from above passes.
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import type { AgentBrief } from "@/core/types";
-import { redactBrief } from "@/lib/handoff/agent-brief";
-import { HANDOFF_SCHEMA_VERSION, type HandoffArtifact } from "@/lib/handoff/artifact";
-import { contentId as contentIdOf } from "@/lib/handoff/content-id";
-import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
-import { redactArtifact, redactText } from "@/lib/handoff/redact";
-import type { Database } from "../client";
+import type { Executor, Tx } from "../executor";
 import {
   type DroppedRecord,
   type Handoff,
@@ -24,15 +20,16 @@ import {
   type RedactionRecord,
 } from "../schema";
 
-export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-export type Executor = Database | Tx;
+/** What a handoff artifact is stored as; the reset commit pins its must_preserve. */
+export type StoredArtifact = Record<string, unknown> & { must_preserve: readonly string[] };
 
-export interface HandoffWrite {
+/** A write as it is stored: already redacted, its markdown rendered, its content ids computed. */
+export interface StoredHandoffWrite {
   ownerId: string;
   key: string;
   /** Omitted: an artifact equal to the current one is a duplicate, otherwise current + 1. */
   revision?: number;
-  artifact: HandoffArtifact;
+  artifact: StoredArtifact;
   markdown: string;
   /** Computes the content id for a revision (the id covers the revision number). */
   contentIdFor: (revision: number) => string;
@@ -81,87 +78,15 @@ export async function setRevisionState(
     );
 }
 
-// ── Redaction choke point: every write to the handoff tables passes here (docs/handoffs.md) ──
-
-function redactedField(
-  field: string,
-  value: string | null | undefined,
-  report: RedactionRecord[],
-): string | null | undefined {
-  if (value === undefined || value === null) return value;
-  const { text, kinds } = redactText(value);
-  for (const kind of kinds) report.push({ kind, field });
-  return text;
-}
-
-/**
- * Masks every free-text field of a write, whatever its caller already did, so no path (a reset,
- * the API, MCP, one added later) can store a secret. Callers redact first and usually nothing
- * changes here; when something does, the markdown is rendered again from the redacted artifact
- * and the content id is computed over what is stored, never over the secret. The key addresses
- * the record and cannot be masked, so a key that holds a secret is refused.
- */
-export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
-  if (redactText(input.key).kinds.length > 0) {
-    throw new BatonError("bad_request:key", "This key looks like a secret.", {
-      key: ["This key looks like a secret."],
-    });
-  }
-  const { artifact, redactions } = redactArtifact(input.artifact);
-  const report: RedactionRecord[] = [...redactions];
-  const artifactChanged = redactions.length > 0;
-  // Markdown rendered from the artifact is rendered again from the masked one: masking it as one
-  // text would read list items and headings run together as `key: value` pairs.
-  const rendered = input.markdown === renderHandoffMarkdown(input.artifact);
-  const markdown = rendered
-    ? artifactChanged
-      ? renderHandoffMarkdown(artifact)
-      : input.markdown
-    : (redactedField("markdown", input.markdown, report) ?? "");
-  const brief = input.brief ? redactBrief(input.brief) : null;
-  if (brief) report.push(...brief.redactions);
-  const envelope = {
-    project: redactedField("project", input.project, report),
-    repo: redactedField("repo", input.repo, report),
-    kind: redactedField("kind", input.kind, report) ?? undefined,
-    model: redactedField("model", input.model, report),
-    profile: redactedField("profile", input.profile, report),
-    createdBy: redactedField("created_by", input.createdBy, report) ?? input.createdBy,
-  };
-  if (report.length === 0) return input;
-  const known = new Set(input.redactions.map((r) => `${r.field}\u0000${r.kind}`));
-  const added = report.filter((r) => !known.has(`${r.field}\u0000${r.kind}`));
-  return {
-    ...input,
-    ...envelope,
-    artifact,
-    markdown,
-    brief: brief?.brief ?? null,
-    contentIdFor: artifactChanged
-      ? (revision) =>
-          contentIdOf({
-            schema_version: HANDOFF_SCHEMA_VERSION,
-            handoff_key: input.key,
-            revision,
-            artifact,
-          })
-      : input.contentIdFor,
-    redactions: [...input.redactions, ...added],
-  };
-}
-
-/** A receiver names who accepted (`session:<id>`, a tool's name); never a credential. */
-export function redactedReceiver(receiver: string): string {
-  return redactText(receiver).text;
-}
-
 /**
  * The retry-safe upsert (docs/handoffs.md), inside the caller's transaction. A higher revision
  * is stored and the previous one superseded; the same revision with the same content id is a
  * duplicate; a lower revision, or the same one with other content, is `conflict:stale_revision`.
  */
-export async function writeHandoff(tx: Tx, unredacted: HandoffWrite): Promise<HandoffWriteResult> {
-  const input = redactHandoffWrite(unredacted);
+export async function storeHandoffWrite(
+  tx: Tx,
+  input: StoredHandoffWrite,
+): Promise<HandoffWriteResult> {
   // Create the record if this is the key's first write; the unique (owner, key) serializes racers.
   const firstRevision = input.revision ?? 1;
   const firstId = input.contentIdFor(firstRevision);
@@ -286,18 +211,18 @@ function revisionValues(values: {
 
 /**
  * Idempotent acceptance: the receipt is unique per (content id, receiver) and written in the
- * same transaction that marks the handoff accepted; a retry returns the first receipt.
+ * same transaction that marks the handoff accepted; a retry returns the first receipt. The
+ * receiver is stored as given: a session (`session:<id>`) or one masked above.
  */
-export async function acceptHandoff(
+export async function recordAcceptance(
   tx: Tx,
   {
     ownerId,
     key,
     contentId,
-    receiver: unredactedReceiver,
+    receiver,
   }: { ownerId: string; key: string; contentId: string; receiver: string },
 ): Promise<{ handoff: Handoff; receipt: HandoffReceipt; created: boolean }> {
-  const receiver = redactedReceiver(unredactedReceiver);
   const [current] = await tx
     .select()
     .from(handoffs)

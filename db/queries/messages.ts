@@ -3,10 +3,10 @@ import { isDeepStrictEqual } from "node:util";
 import { and, asc, count, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import type { MessageStatus } from "@/core/types";
-import { type Database, getDb } from "../client";
+import { getDb } from "../client";
+import type { Tx } from "../executor";
+import { inOwnedThread, ownedThread } from "../owned";
 import { type Message, type MessageUsage, messageColumns, messages, threads } from "../schema";
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Work done in the transaction that stored a new message, with the row it stored. */
 export type StoredHook = (tx: Tx, row: Message) => Promise<void>;
@@ -36,7 +36,7 @@ export async function allocateSeq(
   const [row] = await tx
     .update(threads)
     .set({ nextSeq: sql`${threads.nextSeq} + 1`, updatedAt: new Date() })
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .returning({ seq: sql<number>`${threads.nextSeq} - 1` });
   if (!row) throw new BatonError("not_found:thread", "Thread not found.");
   return Number(row.seq);
@@ -152,8 +152,7 @@ export async function updateMessage({
 }
 
 /** The message belongs to a thread of `userId`: every query here is scoped by it. */
-export const owned = (userId: string) =>
-  sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`;
+export const owned = (userId: string) => inOwnedThread(userId, messages.threadId);
 
 export async function getMessage({
   userId,

@@ -2,27 +2,26 @@
 // and writes are scoped to the thread's owner; an unpinned item keeps its row as a tombstone.
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { cleanPin, normalizePin, pinKeyOf } from "@/lib/handoff/pins";
-import { getDb } from "../client";
+import { normalizePin } from "@/core/pin-text";
+import { cleanPin, pinKeyOf } from "@/core/pins";
+import type { Executor } from "../executor";
+import { ownedThread } from "../owned";
 import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
-import type { Executor } from "./workspace";
 
-export { normalizePin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
+export { normalizePin, PIN_MAX_CHARS } from "@/core/pin-text";
 
-type Db = Executor;
-
-async function ownsThread(db: Db, userId: string, threadId: string): Promise<boolean> {
+async function ownsThread(db: Executor, userId: string, threadId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: threads.id })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    .where(ownedThread(userId, threadId));
   return row !== undefined;
 }
 
 /** Every pin row of the thread, pinned and unpinned, oldest first; null: not the user's thread. */
 export async function listThreadPins(
+  db: Executor,
   { userId, threadId }: { userId: string; threadId: string },
-  db: Db = getDb(),
 ): Promise<ThreadPin[] | null> {
   if (!(await ownsThread(db, userId, threadId))) return null;
   return db
@@ -34,10 +33,10 @@ export async function listThreadPins(
 
 /** The texts the thread has pinned now, oldest first (what the next handoff carries). */
 export async function currentPinTexts(
+  db: Executor,
   input: { userId: string; threadId: string },
-  db: Db = getDb(),
 ): Promise<string[]> {
-  const rows = (await listThreadPins(input, db)) ?? [];
+  const rows = (await listThreadPins(db, input)) ?? [];
   return rows.filter((r) => r.state === "pinned").map((r) => r.text);
 }
 
@@ -46,13 +45,13 @@ export async function currentPinTexts(
  * "handoff"` never revives a tombstone: a user's unpin wins over a model that lists it again.
  */
 export async function pinText(
+  db: Executor,
   {
     userId,
     threadId,
     text,
     source,
   }: { userId: string; threadId: string; text: string; source: PinSource },
-  db: Db = getDb(),
 ): Promise<ThreadPin | null> {
   const clean = cleanPin(text);
   if (clean === "") return null;
@@ -74,8 +73,8 @@ export async function pinText(
 
 /** Unpins the thread's pin `pinId`; null when there is no such pin on the user's thread. */
 export async function unpinById(
+  db: Executor,
   { userId, threadId, pinId }: { userId: string; threadId: string; pinId: string },
-  db: Db = getDb(),
 ): Promise<ThreadPin | null> {
   if (!(await ownsThread(db, userId, threadId))) return null;
   const [row] = await db
@@ -88,8 +87,8 @@ export async function unpinById(
 
 /** Unpins the pins whose text matches one of `texts` (case and spacing ignored). */
 export async function unpinTexts(
+  db: Executor,
   { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
-  db: Db = getDb(),
 ): Promise<number> {
   const keys = [...new Set(texts.map(pinKeyOf).filter((k) => k !== ""))];
   if (keys.length === 0 || !(await ownsThread(db, userId, threadId))) return 0;
@@ -107,8 +106,8 @@ export async function unpinTexts(
  * unpinned. Returns how many pins were added.
  */
 export async function pinHandoffItems(
+  db: Executor,
   { userId, threadId, texts }: { userId: string; threadId: string; texts: readonly string[] },
-  db: Db = getDb(),
 ): Promise<number> {
   const rows = new Map<string, string>();
   for (const item of texts) {

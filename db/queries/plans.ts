@@ -1,9 +1,10 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { PlanItem } from "@/core/plan-items";
-import { WorkspaceError } from "@/lib/workspace/errors";
+import { WorkspaceError } from "@/core/workspace/errors";
+import type { Executor } from "../executor";
+import { inOwnedThread, ownedThread } from "../owned";
 import { type ThreadPlan, threadPlans, threads } from "../schema";
-import type { Executor } from "./workspace";
 
 // The thread's plan: one row per thread, replaced whole. Scoped by the thread's owner.
 
@@ -14,12 +15,7 @@ export async function getPlan(
   const [row] = await db
     .select()
     .from(threadPlans)
-    .where(
-      and(
-        eq(threadPlans.threadId, threadId),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${threadPlans.threadId} and ${threads.userId} = ${userId})`,
-      ),
-    );
+    .where(and(eq(threadPlans.threadId, threadId), inOwnedThread(userId, threadPlans.threadId)));
   return row ?? null;
 }
 
@@ -32,7 +28,7 @@ export async function replacePlan(
     const [owned] = await tx
       .select({ id: threads.id })
       .from(threads)
-      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+      .where(ownedThread(userId, threadId));
     if (!owned) throw new WorkspaceError("thread_not_found", "Thread not found.");
     const now = new Date();
     const [row] = await tx

@@ -5,8 +5,9 @@ import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BatonError } from "@/core/errors";
 import { getDb } from "../client";
+import type { Tx } from "../executor";
+import { ownedThread } from "../owned";
 import { type AgentProfile, agentProfiles, type Thread, threads } from "../schema";
-import type { Tx } from "./handoff-writes";
 
 /** The user's own profile with this slug (profiles are keyed by owner and slug). */
 export async function getProfile({
@@ -157,7 +158,7 @@ export async function assignThreadProfile({
     const [row] = await tx
       .update(threads)
       .set({ profile: profileId, ...(title !== undefined ? { title } : {}), updatedAt: new Date() })
-      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+      .where(ownedThread(userId, threadId))
       .returning();
     return row ?? null;
   });

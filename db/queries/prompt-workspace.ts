@@ -4,8 +4,9 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PlanItem } from "@/core/plan-items";
+import type { Executor } from "../executor";
+import { ownedThread } from "../owned";
 import { threadPlans, threads, workspaceFiles } from "../schema";
-import type { Executor } from "./workspace";
 
 /** A json value as the driver gave it: parsed already, or its text. */
 function parsed<T>(value: unknown, empty: T): T {
@@ -32,7 +33,7 @@ export async function getPromptWorkspace(
       paths: sql<unknown>`(select json_agg(${workspaceFiles.path} order by ${workspaceFiles.path}) from ${workspaceFiles} where ${live})`,
     })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    .where(ownedThread(userId, threadId));
   return {
     plan: parsed<PlanItem[]>(row?.plan, []),
     paths: parsed<string[]>(row?.paths, []),

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import type { Executor } from "../executor";
 import {
   handoffRevisions,
   messages,
@@ -8,7 +9,6 @@ import {
   threads,
   workspaceFileVersions,
 } from "../schema";
-import type { Executor } from "./workspace";
 
 // Full-text search over a thread's history (search_history): its messages outside the current
 // session (text and tool outputs), the versions of its workspace files not made in it, and its

@@ -5,6 +5,7 @@ import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
+import type { Executor } from "../executor";
 import {
   type DroppedRecord,
   type RedactionRecord,
@@ -16,7 +17,6 @@ import {
   threadResets,
   threads,
 } from "../schema";
-import type { Executor } from "./workspace";
 
 /** How a draft ended. */
 export type DraftEnd = Exclude<ResetDraftState, "awaiting_review">;
@@ -145,7 +145,7 @@ export async function endDraft(
  * How the thread's newest draft ended; null while it awaits review (or the thread never had one).
  * Recovery resumes the runs a draft parked once it ended, whichever server ended it.
  */
-export async function newestDraftEnd(threadId: string): Promise<DraftEnd | null> {
+export async function newestDraftEnd({ threadId }: { threadId: string }): Promise<DraftEnd | null> {
   const [row] = await getDb()
     .select({ state: resetDrafts.state })
     .from(resetDrafts)

@@ -1,23 +1,14 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import {
-  type Message,
-  messageColumns,
-  messages,
-  type Run,
-  runs,
-  threadResets,
-  threads,
-} from "../schema";
+import type { Tx } from "../executor";
+import { type Message, messageColumns, messages, type Run, runs, threadResets } from "../schema";
 import { instanceIsLive } from "./instances";
 import { deleteSessionMessagesAfter } from "./messages";
 
 // Claims: a user message is answered by exactly one run. A run that answers it (running on a
 // live instance, or parked on an approval) claims it; a new claim is refused while such a run
 // exists. Claims lock the message row, so two servers recovering the same message never both win.
-
-type Tx = Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0];
 
 /** A run that still answers its request: running on a live instance, or waiting for the user. */
 const answersLive = or(
@@ -133,86 +124,6 @@ export async function claimStoredRequest(tx: Tx, input: ClaimInput): Promise<Run
   return run;
 }
 
-/** A run of thread `id` whose instance is gone, or one parked at a draft (resumed once it ends). */
-function stuckRunOf(id: SQL) {
-  return sql`exists (select 1 from ${runs} r where r.thread_id = ${id} and r.status = 'running'
-                    and not ${instanceIsLive(sql`r.instance_id`)})
-       or exists (select 1 from ${runs} r where r.thread_id = ${id} and r.status = 'awaiting_review')`;
-}
-
-function rowsOf(result: unknown): unknown[] {
-  return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
-}
-
-/**
- * Threads that may hold orphans: a run whose instance is gone, a run parked at a draft, a queued
- * message, a last message from the user.
- */
-export async function listRecoveryCandidates(): Promise<{ threadId: string; userId: string }[]> {
-  const rows = await getDb().execute(sql`
-    select t.id as "threadId", t.user_id as "userId" from ${threads} t
-    where ${stuckRunOf(sql`t.id`)}
-       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.status = 'queued')
-       or exists (select 1 from ${messages} m where m.thread_id = t.id and m.seq = t.next_seq - 1
-                    and m.role = 'user')`);
-  return rowsOf(rows) as { threadId: string; userId: string }[];
-}
-
-/**
- * Whether one thread may hold something to recover, in one statement that reads no more than a
- * few rows (recovery on a touch of the thread asks it before claiming): a stuck run, or a newest
- * message from the user (the only place claimOrphans looks for orphans).
- */
-export async function threadMayHoldOrphans(threadId: string): Promise<boolean> {
-  const rows = await getDb().execute(sql`
-    select 1 as "found" where ${mayHoldOrphans(sql`${threadId}`)}`);
-  return rowsOf(rows).length > 0;
-}
-
-/** The condition of threadMayHoldOrphans for thread `id`, for a read that asks it on the way. */
-export function mayHoldOrphans(id: SQL): SQL {
-  return sql`(${stuckRunOf(id)}
-       or (select m.role from ${messages} m where m.thread_id = ${id}
-             order by m.seq desc limit 1) = 'user')`;
-}
-
-/** Running runs of the thread whose instance is gone, claimed for `instanceId` (oldest first). */
-export async function claimDeadRuns(threadId: string, instanceId: string): Promise<Run[]> {
-  return getDb().transaction(async (tx) => {
-    const dead = await tx
-      .select()
-      .from(runs)
-      .where(
-        and(
-          eq(runs.threadId, threadId),
-          eq(runs.status, "running"),
-          sql`not ${instanceIsLive(runs.instanceId)}`,
-        ),
-      )
-      .orderBy(asc(runs.startedAt))
-      .for("update", { skipLocked: true });
-    if (dead.length === 0) return [];
-    return tx
-      .update(runs)
-      .set({
-        instanceId,
-        updatedAt: new Date(),
-        // A resumed run streams anew, continuing its stored message from the parts it holds.
-        streamId: sql`gen_random_uuid()::text`,
-        streamMessageId: runs.messageId,
-        streamBaseParts: sql`coalesce((select jsonb_array_length(${messages.parts}) from ${messages} where ${messages.threadId} = ${runs.threadId} and ${messages.id} = ${runs.messageId}), 0)`,
-      })
-      .where(
-        inArray(
-          runs.id,
-          dead.map((r) => r.id),
-        ),
-      )
-      .returning()
-      .then((rows) => rows.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()));
-  });
-}
-
 export interface OrphanClaim {
   request: Message;
   run: Run;
@@ -300,47 +211,6 @@ async function queuedBehindLiveReset(tx: Tx, request: Message): Promise<boolean>
     )
     .limit(1);
   return row !== undefined;
-}
-
-/** The thread's runs parked at a draft under review, oldest first. */
-export async function listRunsAwaitingReview(threadId: string): Promise<Run[]> {
-  return getDb()
-    .select()
-    .from(runs)
-    .where(and(eq(runs.threadId, threadId), eq(runs.status, "awaiting_review")))
-    .orderBy(asc(runs.startedAt));
-}
-
-/**
- * Claims a run parked at a draft for `instanceId` once the draft ended (null when another
- * server claimed it first); it streams anew, from `streamBaseParts` of its message.
- */
-export async function claimRunAfterReview(input: {
-  runId: string;
-  instanceId: string;
-  streamBaseParts: number;
-}): Promise<Run | null> {
-  const [claimed] = await getDb()
-    .update(runs)
-    .set({
-      status: "running",
-      instanceId: input.instanceId,
-      streamId: crypto.randomUUID(),
-      streamMessageId: sql`${runs.messageId}`,
-      streamBaseParts: input.streamBaseParts,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(runs.id, input.runId), eq(runs.status, "awaiting_review")))
-    .returning();
-  return claimed ?? null;
-}
-
-/** Ends a run that died with its server: `interrupted` keeps it continuable, `failed` does not. */
-export async function endDeadRun(runId: string, status: "interrupted" | "failed"): Promise<void> {
-  await getDb()
-    .update(runs)
-    .set({ status, failureReason: "interrupted", updatedAt: new Date(), endedAt: new Date() })
-    .where(and(eq(runs.id, runId), eq(runs.status, "running")));
 }
 
 /** The interrupted run whose message is `messageId`, claimed (set running) for a Continue. */

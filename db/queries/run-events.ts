@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { type Database, getDb, rowsOf } from "../client";
+import { getDb, rowsOf } from "../client";
+import type { Executor } from "../executor";
 import { type Run, type RunEvent, runEvents, runs } from "../schema";
 
 // The run journal's rows: one ordered event per row, numbered per run. Every read and write is
@@ -34,10 +35,7 @@ function isUniqueViolation(error: unknown, depth = 0): boolean {
  * statement, and a writer that meets another's row at that seq (two processes appending to one
  * run) computes it again. Null when the run is not the user's in that thread.
  */
-export async function appendRunEvent(
-  input: RunEventInput,
-  db: Database = getDb(),
-): Promise<RunEvent | null> {
+export async function appendRunEvent(db: Executor, input: RunEventInput): Promise<RunEvent | null> {
   const payload = JSON.stringify(input.payload);
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,23 +1,15 @@
 import "server-only";
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { getDb } from "../client";
-import {
-  type Message,
-  messageColumns,
-  messages,
-  type Run,
-  type RunStatus,
-  runs,
-  threads,
-} from "../schema";
+import { inOwnedThread } from "../owned";
+import { type Message, messageColumns, messages, type Run, type RunStatus, runs } from "../schema";
 import { grantToolForSession } from "./tool-grants";
 
 // Runs: one turn of model steps and tool calls, possibly spanning sessions. The row carries the
 // step count the limit is checked against, the sessions spanned, and — while it waits for the
 // user — the assistant message whose tool calls await approval.
 
-const ownedRun = (userId: string) =>
-  sql`exists (select 1 from ${threads} where ${threads.id} = ${runs.threadId} and ${threads.userId} = ${userId})`;
+const ownedRun = (userId: string) => inOwnedThread(userId, runs.threadId);
 
 export async function startRun({
   userId,
@@ -296,7 +288,7 @@ export async function answerSpansSessions({
         eq(messages.threadId, threadId),
         gt(messages.seq, seq),
         ne(messages.sessionId, sessionId),
-        sql`exists (select 1 from ${threads} where ${threads.id} = ${messages.threadId} and ${threads.userId} = ${userId})`,
+        inOwnedThread(userId, messages.threadId),
       ),
     )
     .limit(1);

@@ -1,8 +1,9 @@
 import "server-only";
 import { and, asc, desc, eq, isNotNull, like, lte, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { type ChatSession, messages, sessions, type Thread, threads } from "../schema";
-import { mayHoldOrphans } from "./run-claims";
+import { mayHoldOrphans } from "./run-recovery";
 
 export async function getCurrentSession({
   userId,
@@ -40,7 +41,7 @@ export async function getThreadWithSession({
     })
     .from(threads)
     .leftJoin(sessions, eq(sessions.threadId, threads.id))
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .orderBy(desc(sessions.number))
     .limit(1);
   return row ? { ...row, mayHoldOrphans: row.mayHoldOrphans === true } : null;
@@ -95,9 +96,11 @@ const RECENT_RATIOS = 50;
  * with their models. Read across users on purpose: a ratio describes a provider's tokenizer, not
  * anyone's conversation, and nothing else of a session is read.
  */
-export async function recentTokenRatios(
-  modelPrefix: string,
-): Promise<{ model: string; tokenRatio: number }[]> {
+export async function recentTokenRatios({
+  modelPrefix,
+}: {
+  modelPrefix: string;
+}): Promise<{ model: string; tokenRatio: number }[]> {
   const pattern = `${modelPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = await getDb()
     .select({ model: sessions.model, tokenRatio: sessions.tokenRatio })

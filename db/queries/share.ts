@@ -1,8 +1,9 @@
 // Share links: the owner turns a thread's read-only link on and off; anyone holding the token
 // can look the thread up (the token is the only capability, so it is never guessable).
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { type Thread, threads } from "../schema";
 
 /**
@@ -24,7 +25,7 @@ export async function shareThread({
       shareToken: sql`coalesce(${threads.shareToken}, ${token})`,
       sharedAt: sql`coalesce(${threads.sharedAt}, now())`,
     })
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .returning({ token: threads.shareToken });
   if (!row?.token) return null;
   return { token: row.token, created: row.token === token };
@@ -41,13 +42,13 @@ export async function unshareThread({
   const rows = await getDb()
     .update(threads)
     .set({ shareToken: null, sharedAt: null })
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .returning({ id: threads.id });
   return rows.length > 0;
 }
 
 /** The thread a share token opens, whoever asks; null for an unknown or revoked token. */
-export async function getSharedThreadByToken(token: string): Promise<Thread | null> {
+export async function getSharedThreadByToken({ token }: { token: string }): Promise<Thread | null> {
   const [row] = await getDb().select().from(threads).where(eq(threads.shareToken, token));
   return row ?? null;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, ilike, lt, or } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import {
   type ChatSession,
   type Message,
@@ -69,10 +70,7 @@ export async function getThread({
   userId: string;
   threadId: string;
 }): Promise<Thread | null> {
-  const [row] = await getDb()
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+  const [row] = await getDb().select().from(threads).where(ownedThread(userId, threadId));
   return row ?? null;
 }
 
@@ -103,10 +101,7 @@ export async function ensureThread({
       await tx.insert(sessions).values({ threadId, number: 1, model, trigger: "initial" });
       return { thread: created, created: true };
     }
-    const [existing] = await tx
-      .select()
-      .from(threads)
-      .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    const [existing] = await tx.select().from(threads).where(ownedThread(userId, threadId));
     return existing ? { thread: existing, created: false } : null;
   });
 }
@@ -208,7 +203,7 @@ export async function replaceTitleIfUnchanged({
   const rows = await getDb()
     .update(threads)
     .set({ title })
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId), eq(threads.title, expected)))
+    .where(and(ownedThread(userId, threadId), eq(threads.title, expected)))
     .returning({ id: threads.id });
   return rows.length > 0;
 }
@@ -235,7 +230,7 @@ export async function updateThread({
       // The list is ordered by activity: a rename alone keeps the thread where it was.
       ...(model !== undefined || profile !== undefined ? { updatedAt: new Date() } : {}),
     })
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .returning();
   return row ?? null;
 }
@@ -249,7 +244,7 @@ export async function deleteThread({
 }): Promise<boolean> {
   const rows = await getDb()
     .delete(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .returning({ id: threads.id });
   return rows.length > 0;
 }

@@ -1,13 +1,11 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { type Database, getDb } from "../client";
+import { getDb } from "../client";
+import type { Executor } from "../executor";
 import { sessions, threads, toolGrants } from "../schema";
 
 // "Allow for this session" grants. Keyed by session, so every session boundary (reset,
 // continuation, agent handoff) ends them without any clean-up: resuming is not permission.
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-type Executor = Database | Tx;
 
 const ownedSession = (userId: string) =>
   sql`exists (select 1 from ${sessions} join ${threads} on ${threads.id} = ${sessions.threadId} where ${sessions.id} = ${toolGrants.sessionId} and ${threads.userId} = ${userId})`;

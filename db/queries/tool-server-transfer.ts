@@ -4,7 +4,7 @@
 // …), and the guest's agents that allow `mcp:<slug>/…` follow the new slug.
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
-import { parseMcpAllow } from "@/lib/connections/tool-names";
+import { parseMcpAllow } from "@/core/mcp-tool-names";
 import { getDb } from "../client";
 import { agentProfiles, toolServers } from "../schema";
 import { guestSlugFor } from "./profile-transfer";

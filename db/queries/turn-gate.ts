@@ -6,6 +6,7 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { messages, sessions, threadResets, threads } from "../schema";
 import { activeResetOf } from "./resets";
 import { earlierQuestionsInFlight } from "./run-claims";
@@ -38,6 +39,6 @@ export async function turnIsClear(input: {
         and (${newest}) = ${sessionId}`,
     })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    .where(ownedThread(userId, threadId));
   return row?.clear === true;
 }

@@ -6,6 +6,7 @@
 import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import { getDb } from "../client";
+import { ownedThread } from "../owned";
 import { messages, resetDrafts, runs, threadResets, threads } from "../schema";
 import { activeResetOf } from "./resets";
 
@@ -80,7 +81,7 @@ export async function turnPreflight({
       messageStored: stored ? sql<boolean>`exists ${stored}` : sql<boolean>`false`,
     })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)));
+    .where(ownedThread(userId, threadId));
   if (!row) return NONE;
   return {
     draftDue: row.draftDue === true,

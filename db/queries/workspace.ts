@@ -1,10 +1,11 @@
 import "server-only";
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { WorkspaceError } from "@/lib/workspace/errors";
-import { MAX_FILES_PER_THREAD, utf8Bytes } from "@/lib/workspace/limits";
-import { TOOL_RESULTS_DIR } from "@/lib/workspace/paths";
-import { replaceExactlyOnce } from "@/lib/workspace/text";
-import type { Database } from "../client";
+import { WorkspaceError } from "@/core/workspace/errors";
+import { MAX_FILES_PER_THREAD, utf8Bytes } from "@/core/workspace/limits";
+import { TOOL_RESULTS_DIR } from "@/core/workspace/paths";
+import { replaceExactlyOnce } from "@/core/workspace/text";
+import type { Executor, Tx } from "../executor";
+import { inOwnedThread, ownedThread } from "../owned";
 import {
   threads,
   type WorkspaceFile,
@@ -17,11 +18,8 @@ import {
 } from "../schema";
 
 // Per-thread workspace files and their history. Every query is scoped by the acting user through
-// the thread's owner. Paths arrive normalized (lib/workspace/paths); limits are enforced here,
+// the thread's owner. Paths arrive normalized (core/workspace/paths); limits are enforced here,
 // under the thread row lock, so concurrent writes cannot pass the file count together.
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-export type Executor = Database | Tx;
 
 interface ThreadScope {
   userId: string;
@@ -44,18 +42,16 @@ export type WorkspaceVersionSummary = Pick<
   "version" | "op" | "size" | "sessionId" | "runId" | "toolCallId" | "createdAt"
 >;
 
-const ownedThread = (userId: string) =>
-  sql`exists (select 1 from ${threads} where ${threads.id} = ${workspaceFiles.threadId} and ${threads.userId} = ${userId})`;
+const ownedFile = (userId: string) => inOwnedThread(userId, workspaceFiles.threadId);
 
-const ownedVersion = (userId: string) =>
-  sql`exists (select 1 from ${threads} where ${threads.id} = ${workspaceFileVersions.threadId} and ${threads.userId} = ${userId})`;
+const ownedVersion = (userId: string) => inOwnedThread(userId, workspaceFileVersions.threadId);
 
 /** Takes the thread row lock (the one message inserts and resets take) after checking the owner. */
 async function lockOwnedThread(tx: Tx, { userId, threadId }: ThreadScope): Promise<void> {
   const [row] = await tx
     .select({ id: threads.id })
     .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+    .where(ownedThread(userId, threadId))
     .for("update");
   if (!row) throw new WorkspaceError("thread_not_found", "Thread not found.");
 }
@@ -92,7 +88,7 @@ export async function listFiles(
         isNull(workspaceFiles.deletedAt),
         kind === "all" ? undefined : eq(workspaceFiles.kind, kind),
         prefix ? sql`starts_with(${workspaceFiles.path}, ${prefix})` : undefined,
-        ownedThread(userId),
+        ownedFile(userId),
       ),
     )
     .orderBy(asc(workspaceFiles.path));
@@ -108,7 +104,7 @@ export async function countFiles(db: Executor, { userId, threadId }: ThreadScope
         eq(workspaceFiles.threadId, threadId),
         isNull(workspaceFiles.deletedAt),
         eq(workspaceFiles.kind, "file"),
-        ownedThread(userId),
+        ownedFile(userId),
       ),
     );
   return Number(row?.n ?? 0);
@@ -127,7 +123,7 @@ export async function readFile(
         eq(workspaceFiles.threadId, threadId),
         eq(workspaceFiles.path, path),
         isNull(workspaceFiles.deletedAt),
-        ownedThread(userId),
+        ownedFile(userId),
       ),
     );
   return row ?? null;

@@ -4,8 +4,8 @@
 // prompt that tell it how handing off works, from its own point of view.
 import "server-only";
 import type { ToolSet } from "ai";
+import { MCP_TOOL_PREFIX } from "@/core/mcp-tool-names";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
-import { MCP_TOOL_PREFIX } from "@/lib/connections/tool-names";
 import { HANDOFF_TOOL_NAMES, type Profile } from "./profiles";
 import { createBuiltinTools, type ToolContext } from "./tools";
 import { withAnsweredApprovals } from "./tools/approvals";

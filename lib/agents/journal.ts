@@ -3,7 +3,7 @@
 // through a RunJournal; each payload is redacted and capped (./journal-payload.ts) first.
 import "server-only";
 import { log } from "@/core/log";
-import type { Database } from "@/db/client";
+import { type Database, getDb } from "@/db/client";
 import { appendRunEvent } from "@/db/queries/run-events";
 import type { RunEvent } from "@/db/schema";
 import { cappedPayload } from "./journal-payload";
@@ -73,7 +73,7 @@ export class RunJournal {
       invocationId: who?.invocationId ?? null,
       payload: cappedPayload(payload),
     };
-    const write = this.tail.then(() => appendRunEvent(input, this.db));
+    const write = this.tail.then(() => appendRunEvent(this.db ?? getDb(), input));
     this.tail = write.catch(() => undefined);
     return write.catch((error: unknown): RunEvent | null => {
       log.warn("run journal: an event was not stored", error, { type, runId: input.runId });

@@ -2,7 +2,7 @@
 // `mcp:<server>/*` allows every tool of a server, `mcp:<server>/<tool>` one tool. Pure list
 // edits that leave every other entry (built-in tools, other servers) where it was.
 
-import { parseMcpAllow } from "@/lib/connections/tool-names";
+import { parseMcpAllow } from "@/core/mcp-tool-names";
 
 const MCP_ALLOW_PREFIX = "mcp:";
 

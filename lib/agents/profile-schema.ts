@@ -3,8 +3,8 @@
 // the stored profile they merge into (lib/agents/profile-api.ts).
 import "server-only";
 import { z } from "zod";
+import { MCP_ALLOW_PATTERN } from "@/core/mcp-tool-names";
 import { listConfiguredModels } from "@/lib/ai/providers";
-import { MCP_ALLOW_PATTERN } from "@/lib/connections/tool-names";
 import {
   DEFAULT_BRIEF_SHARE,
   DEFAULT_COMPACT_THRESHOLD,

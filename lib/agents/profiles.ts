@@ -4,6 +4,7 @@
 import "server-only";
 import { serverEnv } from "@/core/env";
 import { BatonError } from "@/core/errors";
+import { BUILTIN_TOOL_NAMES, HANDOFF_TOOL_NAMES } from "@/core/tool-names";
 import { getProfile, listProfiles } from "@/db/queries/profiles";
 import type { AgentProfile, ProfileDelegation, ReviewResets } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
@@ -17,7 +18,6 @@ import {
   profileThresholdsSchema,
   REVIEW_RESETS,
 } from "@/lib/context/policy";
-import { BUILTIN_TOOL_NAMES, HANDOFF_TOOL_NAMES } from "./tool-names";
 
 export interface Profile {
   /** The slug: the agent's public name (what handoff_to_agent and list_agents use). */
@@ -47,7 +47,7 @@ export interface Profile {
 export {
   BUILTIN_TOOL_NAMES as BUILTIN_TOOL_ALLOW,
   HANDOFF_TOOL_NAMES,
-} from "./tool-names";
+} from "@/core/tool-names";
 
 export const DEFAULT_DELEGATION: ProfileDelegation = {
   canHandoff: false,

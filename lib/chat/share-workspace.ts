@@ -11,7 +11,7 @@ import { shareNotFound, shareTokenSchema } from "./share";
 /** The owner's scope for the thread a token opens; a 404 when it opens none. */
 async function scopeOf(token: string): Promise<{ userId: string; threadId: string }> {
   if (!shareTokenSchema.safeParse(token).success) throw shareNotFound();
-  const thread = await getSharedThreadByToken(token);
+  const thread = await getSharedThreadByToken({ token });
   if (!thread) throw shareNotFound();
   return { userId: thread.userId, threadId: thread.id };
 }

@@ -287,7 +287,7 @@ export async function loadSharedThreadView({
   const ids = shareIds(token);
   const beforeSeq = before === undefined ? undefined : positionOf(ids, before, skip);
   const fromSeq = from === undefined ? undefined : positionOf(ids, from, skip);
-  const thread = await getSharedThreadByToken(token);
+  const thread = await getSharedThreadByToken({ token });
   if (!thread) return null;
   // The token is the visitor's capability; the owner's id scopes the queries to this thread's
   // rows exactly as the owner's own view would be.

@@ -3,6 +3,7 @@
 // A read model: it reads and measures, and leaves opening the thread (recovery, drafts past
 // their time) to its caller.
 import "server-only";
+import { getDb } from "@/db/client";
 import { getHandoffRevisionsByIds } from "@/db/queries/handoff-reads";
 import { listLiveStreams } from "@/db/queries/live-streams";
 import { hasMessagesBefore, listThreadMessages } from "@/db/queries/messages";
@@ -110,7 +111,7 @@ export async function readThreadView({
     withContext ? resolveProfile({ userId, profileId: thread.profile }) : null,
     listLiveStreams({ userId, threadId }),
     getActiveReset({ userId, threadId }),
-    listThreadPins({ userId, threadId }),
+    listThreadPins(getDb(), { userId, threadId }),
     getAwaitingDraft({ userId, threadId }),
   ]);
   // Rows a live stream is writing are left out (a reader following the stream gets them).

@@ -9,10 +9,10 @@ import {
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { REMOTE_TOOL_NAME_PATTERN } from "@/core/mcp-tool-names";
 import type { ToolServerTool } from "@/db/schema";
 import { ToolServerError, withoutSecret } from "./errors";
 import { type GuardOptions, guardedFetch } from "./ssrf";
-import { REMOTE_TOOL_NAME_PATTERN } from "./tool-names";
 
 /** Connecting and listing every page of tools, together. */
 export const LIST_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@
 // Strict: an unknown key is a field error. Plain zod, no I/O: the address policy is checked by
 // the API logic before anything is stored.
 import { z } from "zod";
-import { REMOTE_TOOL_NAME_PATTERN } from "./tool-names";
+import { REMOTE_TOOL_NAME_PATTERN } from "@/core/mcp-tool-names";
 
 export const TOOL_SERVER_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 export const MAX_URL_LENGTH = 2000;

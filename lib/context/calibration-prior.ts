@@ -12,7 +12,7 @@ const seeded = new Map<string, Promise<void>>();
 function seedFamily(family: string): Promise<void> {
   let pending = seeded.get(family);
   if (!pending) {
-    pending = recentTokenRatios(family)
+    pending = recentTokenRatios({ modelPrefix: family })
       .then((rows) =>
         priors.seed(
           family,

@@ -4,7 +4,8 @@
 import "server-only";
 import { redactText } from "@/core/redact/engine";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
-import { type CommitResetInput, commitReset, getSessionById } from "@/db/queries/resets";
+import type { CommitResetInput } from "@/db/queries/reset-commit";
+import { getSessionById } from "@/db/queries/resets";
 import { settleAwaitingRuns } from "@/db/queries/runs";
 import type { ChatSession, ResetDraft, ResetStats, ThreadReset } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
@@ -15,6 +16,7 @@ import { contentIdsFor } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { type Redaction, redactArtifact } from "@/lib/handoff/redact";
 import type { DroppedItem } from "@/lib/handoff/trim";
+import { commitResetHandoff } from "@/lib/handoff/write";
 import { messageTokenCount } from "./message-tokens";
 import { handoffViewOf } from "./session-context";
 
@@ -100,7 +102,7 @@ export async function commitPrepared(
   const emit = input.emit ?? (() => {});
   const base = { oldSessionId: from.id, threshold: profile.resetThreshold };
   const { artifact } = prepared;
-  const committed = await commitReset({
+  const committed = await commitResetHandoff({
     userId,
     threadId,
     from,

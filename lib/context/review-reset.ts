@@ -4,6 +4,7 @@
 // draft ended here is reported to the caller's `afterDraft`, which answers it.
 import "server-only";
 import { BatonError } from "@/core/errors";
+import { getDb } from "@/db/client";
 import { currentPinTexts, normalizePin, pinText, unpinTexts } from "@/db/queries/pins";
 import { expireDueDrafts, getResetDraft } from "@/db/queries/reset-drafts";
 import { getReset } from "@/db/queries/resets";
@@ -93,8 +94,8 @@ export async function commitDraft({
       utilization: context.utilization,
       fromDraft: true,
       alsoInCommit: async (tx) => {
-        for (const text of pins.add) await pinText({ userId, threadId, text, source: "user" }, tx);
-        await unpinTexts({ userId, threadId, texts: pins.remove }, tx);
+        for (const text of pins.add) await pinText(tx, { userId, threadId, text, source: "user" });
+        await unpinTexts(tx, { userId, threadId, texts: pins.remove });
       },
     },
     {
@@ -115,7 +116,7 @@ export async function commitDraft({
 
 /** What the reviewed must_preserve adds to and removes from the thread's pins. */
 async function pinChanges(userId: string, threadId: string, wanted: readonly string[]) {
-  const current = await currentPinTexts({ userId, threadId });
+  const current = await currentPinTexts(getDb(), { userId, threadId });
   const have = new Set(current.map(normalizePin));
   const keep = new Set(wanted.map(normalizePin));
   return {

@@ -1,10 +1,12 @@
 // The thread's pins as resets and the pins API use them (docs/handoffs.md#pins): a handoff's
 // must_preserve is exactly what the thread pins now, and people pin and unpin through the API.
 import "server-only";
+import { pinKeyOf } from "@/core/pins";
+import { getDb } from "@/db/client";
 import { listThreadPins, pinText, unpinById } from "@/db/queries/pins";
 import type { PinSource, PinState, ThreadPin } from "@/db/schema";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
-import { carriedPins, pinKeyOf } from "@/lib/handoff/pins";
+import { carriedPins } from "@/lib/handoff/pins";
 
 interface ThreadRef {
   userId: string;
@@ -14,13 +16,13 @@ interface ThreadRef {
 /**
  * The artifact with must_preserve set from the thread's pins: every current pin, then what the
  * writer listed that is neither a pin nor unpinned by the user. Those additions become pins when
- * the reset commits (db/queries/resets.ts), not before.
+ * the reset commits (db/queries/reset-commit.ts), not before.
  */
 export async function withThreadPins(
   artifact: HandoffArtifact,
   thread: ThreadRef,
 ): Promise<HandoffArtifact> {
-  const pins = (await listThreadPins(thread)) ?? [];
+  const pins = (await listThreadPins(getDb(), thread)) ?? [];
   return { ...artifact, must_preserve: carriedPins(artifact.must_preserve, pins) };
 }
 
@@ -35,7 +37,7 @@ export async function withPinsSinceDraft(
   draftedAt: Date,
   thread: ThreadRef,
 ): Promise<HandoffArtifact> {
-  const changed = ((await listThreadPins(thread)) ?? []).filter(
+  const changed = ((await listThreadPins(getDb(), thread)) ?? []).filter(
     (p) => p.updatedAt.getTime() > draftedAt.getTime(),
   );
   if (changed.length === 0) return reviewed;
@@ -72,7 +74,7 @@ export function pinViewOf(pin: ThreadPin): PinView {
 
 /** The thread's current pins, oldest first; null when it is not the user's thread. */
 export async function listPinViews(thread: ThreadRef): Promise<PinView[] | null> {
-  const rows = await listThreadPins(thread);
+  const rows = await listThreadPins(getDb(), thread);
   return rows ? rows.filter((r) => r.state === "pinned").map(pinViewOf) : null;
 }
 
@@ -88,12 +90,12 @@ export async function addThreadPin({
   pin: PinView;
   created: boolean;
 } | null> {
-  const rows = await listThreadPins(thread);
+  const rows = await listThreadPins(getDb(), thread);
   if (!rows) return null;
   const key = pinKeyOf(text);
   const existing = rows.find((r) => r.normalized === key && r.state === "pinned");
   if (existing) return { pin: pinViewOf(existing), created: false };
-  const pin = await pinText({ ...thread, text, source });
+  const pin = await pinText(getDb(), { ...thread, text, source });
   return pin ? { pin: pinViewOf(pin), created: true } : null;
 }
 
@@ -102,9 +104,9 @@ export async function removeThreadPin({
   pinId,
   ...thread
 }: ThreadRef & { pinId: string }): Promise<PinView | "no_thread" | "no_pin"> {
-  const rows = await listThreadPins(thread);
+  const rows = await listThreadPins(getDb(), thread);
   if (!rows) return "no_thread";
   if (!rows.some((r) => r.id === pinId)) return "no_pin";
-  const pin = await unpinById({ ...thread, pinId });
+  const pin = await unpinById(getDb(), { ...thread, pinId });
   return pin ? pinViewOf(pin) : "no_pin";
 }

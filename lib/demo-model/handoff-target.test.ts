@@ -3,8 +3,8 @@
 // brief's objective (a revision, any command it knows, or an acknowledgement).
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { beforeEach, describe, expect, it } from "vitest";
+import { splitLines } from "@/core/workspace/text";
 import { renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
-import { splitLines } from "@/lib/workspace/text";
 import {
   HANDOFF_ACCEPTED as ACCEPTED,
   assistant,

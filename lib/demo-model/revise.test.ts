@@ -3,8 +3,8 @@
 import { hasToolCall, type ModelMessage, stepCountIs, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { splitLines } from "@/core/workspace/text";
 import { renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
-import { splitLines } from "@/lib/workspace/text";
 import { agentBriefMarkdown as renderBrief } from "@/tests/support/agent-brief";
 import { createMemoryWorkspace } from "@/tests/support/memory-workspace";
 import { planItems } from "@/tests/support/offline-driver";

@@ -1,7 +1,7 @@
 // `polish <path>` (or revise, edit, finish, with an optional note): what an agent that was handed
 // a file does with it — read it whole, one window per step, write the revised version
 // (./revise-text) and say what changed. Only a handed-over objective uses it.
-import { LONG_LINE_MARK } from "@/lib/workspace/text";
+import { LONG_LINE_MARK } from "@/core/workspace/text";
 import { reviseText } from "./revise-text";
 import {
   call,

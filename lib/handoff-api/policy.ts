@@ -6,16 +6,14 @@ import { BatonError } from "@/core/errors";
 import { getDb } from "@/db/client";
 import { cancelHandoff } from "@/db/queries/handoff-groom";
 import type { HandoffWithRevision } from "@/db/queries/handoff-reads";
+import { findReceipt, type HandoffWriteResult, lockHandoff } from "@/db/queries/handoff-writes";
+import type { HandoffReceipt } from "@/db/schema";
 import {
   acceptHandoff,
-  findReceipt,
   type HandoffWrite,
-  type HandoffWriteResult,
-  lockHandoff,
   redactedReceiver,
   writeHandoff,
-} from "@/db/queries/handoff-writes";
-import type { HandoffReceipt } from "@/db/schema";
+} from "@/lib/handoff/write";
 
 /**
  * An upsert from the API: `writeHandoff` with the record's envelope kept where the caller left it

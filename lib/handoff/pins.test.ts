@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { carriedPins, cleanPin, PIN_MAX_CHARS, type PinState, pinKeyOf } from "./pins";
+import { PIN_MAX_CHARS } from "@/core/pin-text";
+import { cleanPin, pinKeyOf } from "@/core/pins";
+import { carriedPins, type PinState } from "./pins";
 
 const pin = (text: string, state: PinState["state"] = "pinned"): PinState => ({
   text,

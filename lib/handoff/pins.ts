@@ -1,24 +1,6 @@
-// Pins as handoffs carry them (docs/handoffs.md#pins): the text a pin is stored as (masked), its
-// key, and the must_preserve list a reset writes from the thread's pins. Pure.
-import { redactText } from "@/core/redact/engine";
-import { flattenPin, normalizePin, PIN_MAX_CHARS } from "./pin-text";
-
-export { flattenPin, normalizePin, PIN_MAX_CHARS };
-
-/**
- * The text a pin is stored as: flattened, secrets masked (a pin reaches every later handoff), at
- * most PIN_MAX_CHARS, never ending inside a surrogate pair.
- */
-export function cleanPin(text: string): string {
-  const masked = redactText(flattenPin(text)).text;
-  if (masked.length <= PIN_MAX_CHARS) return masked;
-  const last = masked.charCodeAt(PIN_MAX_CHARS - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? PIN_MAX_CHARS - 1 : PIN_MAX_CHARS;
-  return masked.slice(0, end).trimEnd();
-}
-
-/** The key of `text` as it would be stored: what a listed item and a stored pin compare by. */
-export const pinKeyOf = (text: string) => normalizePin(cleanPin(text));
+// Pins as handoffs carry them (docs/handoffs.md#pins): the must_preserve list a reset writes
+// from the thread's pins. Pure; how a pin is stored and compared lives in core/pins.ts.
+import { pinKeyOf } from "@/core/pins";
 
 export interface PinState {
   /** The stored text (already clean). */

@@ -7,7 +7,7 @@ import { log } from "@/core/log";
 import type { DatabaseKind } from "@/db/client";
 import { markSilentInstancesStopped } from "@/db/queries/instances";
 import { releaseDeadResets } from "@/db/queries/resets";
-import { listRecoveryCandidates } from "@/db/queries/run-claims";
+import { listRecoveryCandidates } from "@/db/queries/run-recovery";
 import { expireAllDueDrafts } from "@/lib/context/review-reset";
 import { currentInstance, retireDeadInstances } from "@/lib/runtime/instance";
 import { answerAfterDraftSoon } from "./after-draft";

@@ -10,14 +10,14 @@ import { log } from "@/core/log";
 import { getMessage, updateMessage } from "@/db/queries/messages";
 import { deleteEmptyReply, settleReplyIfUnchanged } from "@/db/queries/messages-partial";
 import { type DraftEnd, newestDraftEnd } from "@/db/queries/reset-drafts";
+import { claimOrphans } from "@/db/queries/run-claims";
 import {
   claimDeadRuns,
-  claimOrphans,
   claimRunAfterReview,
   endDeadRun,
   listRunsAwaitingReview,
   threadMayHoldOrphans,
-} from "@/db/queries/run-claims";
+} from "@/db/queries/run-recovery";
 import { getCurrentSession } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import type { Message, Run, Thread } from "@/db/schema";
@@ -96,11 +96,11 @@ async function recover(
   markClaimed: () => void,
 ): Promise<void> {
   const instanceId = await currentInstance();
-  if (options.onTouch && !(await threadMayHoldOrphans(threadId))) return;
+  if (options.onTouch && !(await threadMayHoldOrphans({ threadId }))) return;
   const thread = options.thread ?? (await getThread({ userId, threadId }));
   if (!thread) return;
   const profile = await resolveProfile({ userId, profileId: thread.profile });
-  const deadRuns = await claimDeadRuns(threadId, instanceId);
+  const deadRuns = await claimDeadRuns({ threadId, instanceId });
   const resumable: { run: Run; message: Message; request: Message }[] = [];
   for (const run of deadRuns) {
     const outcome = await settleDeadRun(userId, threadId, run, thread.model);
@@ -190,8 +190,8 @@ async function recover(
 async function claimParkedRuns(userId: string, threadId: string, instanceId: string) {
   const resumable: { run: Run; message: Message; request: Message }[] = [];
   const unstarted: { run: Run; request: Message }[] = [];
-  const parked = await listRunsAwaitingReview(threadId);
-  const end = parked.length > 0 ? await newestDraftEnd(threadId) : null;
+  const parked = await listRunsAwaitingReview({ threadId });
+  const end = parked.length > 0 ? await newestDraftEnd({ threadId }) : null;
   if (!end) return { resumable, unstarted, end: undefined };
   for (const run of parked) {
     const request = run.requestMessageId
@@ -231,7 +231,7 @@ async function settleDeadRun(
   const message = run.messageId ? await getMessage({ userId, threadId, id: run.messageId }) : null;
   if (!request || !message || message.parts.length === 0) {
     if (message) await deleteEmptyReply({ threadId, id: message.id });
-    await endDeadRun(run.id, "failed");
+    await endDeadRun({ runId: run.id, status: "failed" });
     return null;
   }
   const parts = settleInterruptedCalls(message.parts);
@@ -248,7 +248,7 @@ async function settleDeadRun(
   });
   if (!updated) return null; // it changed since it was read: whatever changed it is alive
   if (streamingText) {
-    await endDeadRun(run.id, "interrupted");
+    await endDeadRun({ runId: run.id, status: "interrupted" });
     return null;
   }
   return { run, message: updated, request };

@@ -4,6 +4,7 @@
 // never render, let alone run, on the app's origin.
 import "server-only";
 import { BatonError } from "@/core/errors";
+import { normalizePath } from "@/core/workspace/paths";
 import { getDb } from "@/db/client";
 import { getPlan } from "@/db/queries/plans";
 import { getThread } from "@/db/queries/threads";
@@ -22,7 +23,6 @@ import {
   type PlanResponse,
   planResponseSchema,
 } from "./api-schemas";
-import { normalizePath } from "./paths";
 
 interface ThreadScope {
   userId: string;

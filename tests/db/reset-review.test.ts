@@ -176,7 +176,12 @@ describe("a reset with review", () => {
   it("commits the edited draft as the new session's brief and makes its must_preserve the pins", async () => {
     const u = await user();
     const threadId = await threadWithHistory(u);
-    await pinText({ userId: u.actor.id, threadId, text: "the buoy is red", source: "user" });
+    await pinText(getDb(), {
+      userId: u.actor.id,
+      threadId,
+      text: "the buoy is red",
+      source: "user",
+    });
     await sendTurn(u.actor, threadId, "todo check the charts");
     await sendTurn(u.actor, threadId, "todo fuel the boat");
     await sendTurn(u.actor, threadId, "done t1");
@@ -207,7 +212,7 @@ describe("a reset with review", () => {
     expect(revision?.revision).toBe(1);
     expect(revision?.artifact).toEqual(edited);
     expect(sessions[1]?.resetStats).toMatchObject({ source: draft.source });
-    expect(await currentPinTexts({ userId: u.actor.id, threadId })).toEqual([
+    expect(await currentPinTexts(getDb(), { userId: u.actor.id, threadId })).toEqual([
       "bring the tide tables",
     ]);
     expect((await getResetDraft({ userId: u.actor.id, threadId, fromSession: 1 }))?.state).toBe(
@@ -224,12 +229,22 @@ describe("a reset with review", () => {
   it("commits an unedited draft with the pins as they are now, not as they were drafted", async () => {
     const u = await user();
     const threadId = await threadWithHistory(u);
-    await pinText({ userId: u.actor.id, threadId, text: "the buoy is red", source: "user" });
+    await pinText(getDb(), {
+      userId: u.actor.id,
+      threadId,
+      text: "the buoy is red",
+      source: "user",
+    });
     const draft = await draftOf(u, threadId);
     expect(draft.artifact.must_preserve).toContain("the buoy is red");
     // While the draft waits: the buoy is unpinned on a card, the anchor pinned.
-    await unpinTexts({ userId: u.actor.id, threadId, texts: ["the buoy is red"] });
-    await pinText({ userId: u.actor.id, threadId, text: "the anchor is blue", source: "user" });
+    await unpinTexts(getDb(), { userId: u.actor.id, threadId, texts: ["the buoy is red"] });
+    await pinText(getDb(), {
+      userId: u.actor.id,
+      threadId,
+      text: "the anchor is blue",
+      source: "user",
+    });
 
     const done = await commit(u, threadId, { fromSession: 1, draft: draft.artifact });
     expect(done.status).toBe(201);
@@ -237,7 +252,9 @@ describe("a reset with review", () => {
       .must_preserve;
     expect(carried).toContain("the anchor is blue");
     expect(carried).not.toContain("the buoy is red");
-    expect(await currentPinTexts({ userId: u.actor.id, threadId })).toEqual(["the anchor is blue"]);
+    expect(await currentPinTexts(getDb(), { userId: u.actor.id, threadId })).toEqual([
+      "the anchor is blue",
+    ]);
   });
 
   it("refuses a malformed draft with field errors and stores nothing", async () => {
@@ -276,7 +293,7 @@ describe("a reset with review", () => {
     expect((await getResetDraft({ userId: u.actor.id, threadId, fromSession: 1 }))?.state).toBe(
       "awaiting_review",
     );
-    const kept = await currentPinTexts({ userId: u.actor.id, threadId });
+    const kept = await currentPinTexts(getDb(), { userId: u.actor.id, threadId });
     expect(kept.some((text) => text.startsWith("pin 0"))).toBe(false);
   });
 

@@ -224,7 +224,7 @@ describe("run journal", () => {
     expect(await foreign.record("tool_call", { forged: true })).toBeNull();
     const elsewhere = await threadOf(me.userId);
     expect(
-      await appendRunEvent({
+      await appendRunEvent(getDb(), {
         userId: me.userId,
         threadId: elsewhere,
         runId,

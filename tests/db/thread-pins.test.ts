@@ -8,10 +8,10 @@ import { DELETE as unpinRoute } from "@/app/api/threads/[id]/pins/[pinId]/route"
 import { GET as listRoute, POST as pinRoute } from "@/app/api/threads/[id]/pins/route";
 import { POST as resetRoute } from "@/app/api/threads/[id]/reset/route";
 import { GET as threadRoute } from "@/app/api/threads/[id]/route";
+import { PIN_MAX_CHARS } from "@/core/pin-text";
 import { getDb, rowsOf } from "@/db/client";
 import { getActiveReset } from "@/db/queries/resets";
 import { currentActor } from "@/lib/auth/server";
-import { PIN_MAX_CHARS } from "@/lib/handoff/pins";
 import { cancelThreadReset, resetThreadManually } from "@/lib/runs/reset-requests";
 import { createAgents, setThreadAgent } from "../support/agents";
 import { guestHeaders } from "../support/auth";

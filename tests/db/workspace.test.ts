@@ -2,6 +2,12 @@ import { randomUUID } from "node:crypto";
 import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import {
+  MAX_FILE_BYTES,
+  MAX_FILES_PER_THREAD,
+  SPILL_THRESHOLD_BYTES,
+  utf8Bytes,
+} from "@/core/workspace/limits";
 import { getDb } from "@/db/client";
 import { getPlan } from "@/db/queries/plans";
 import {
@@ -14,12 +20,6 @@ import {
 import { sessions, workspaceFiles } from "@/db/schema";
 import { createBuiltinTools, withSpill } from "@/lib/agents/tools";
 import { currentActor } from "@/lib/auth/server";
-import {
-  MAX_FILE_BYTES,
-  MAX_FILES_PER_THREAD,
-  SPILL_THRESHOLD_BYTES,
-  utf8Bytes,
-} from "@/lib/workspace/limits";
 import { guestHeaders } from "../support/auth";
 import { createToolThread } from "../support/workspace";
 

@@ -4,12 +4,12 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import type { ToolSet } from "ai";
 import { type PlanItem, planItemsSchema } from "@/core/plan-items";
+import { READ_MAX_BYTES, READ_PREVIEW_BYTES, utf8Bytes } from "@/core/workspace/limits";
+import { normalizePath } from "@/core/workspace/paths";
+import { numberedWindow, splitLines } from "@/core/workspace/text";
 import { createBuiltinTools } from "@/lib/agents/tools";
 import type { ToolDefinition } from "@/lib/ai/tokens";
 import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
-import { READ_MAX_BYTES, READ_PREVIEW_BYTES, utf8Bytes } from "@/lib/workspace/limits";
-import { normalizePath } from "@/lib/workspace/paths";
-import { numberedWindow, splitLines } from "@/lib/workspace/text";
 
 type Result = Record<string, unknown>;
 const fail = (error: string): Result => ({ ok: false, error });

@@ -1,8 +1,9 @@
 // What every built-in tool is given, the two kinds a tool can be, and the result shapes tools
 // return. A tool never throws for something the model did wrong: it returns `{ ok: false }`.
-import type { Executor } from "@/db/queries/workspace";
+
+import { WorkspaceError } from "@/core/workspace/errors";
+import type { Executor } from "@/db/executor";
 import type { WorkspaceFileOp } from "@/db/schema";
-import { WorkspaceError } from "@/lib/workspace/errors";
 
 export interface ToolContext {
   userId: string;

@@ -6,7 +6,7 @@
 // over the spill threshold come back as a SpilledResult instead (see spill.ts); the factory
 // applies that itself, so the run loop must not wrap these tools again.
 import "server-only";
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "../tool-names";
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@/core/tool-names";
 import type { ToolContext, ToolKind } from "./context";
 import { createPinTools } from "./pins";
 import { createPlanTools } from "./plan";

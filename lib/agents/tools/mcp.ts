@@ -7,10 +7,10 @@
 import "server-only";
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { log } from "@/core/log";
+import { isMcpAllowed, mcpToolNames } from "@/core/mcp-tool-names";
 import type { ToolServer } from "@/db/schema";
 import { ToolServerError } from "@/lib/connections/errors";
 import type { McpConnections } from "@/lib/connections/run-connections";
-import { isMcpAllowed, mcpToolNames } from "@/lib/connections/tool-names";
 import { failure, type ToolContext } from "./context";
 import { mcpToolOutput } from "./mcp-result";
 import { withSpill } from "./spill";

@@ -4,9 +4,9 @@
 import "server-only";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
+import { flattenPin, PIN_MAX_CHARS } from "@/core/pin-text";
 import { getDb } from "@/db/client";
 import { pinText } from "@/db/queries/pins";
-import { flattenPin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
 import { asToolResult, failure, type ToolContext } from "./context";
 
 export interface PinOutput {
@@ -33,10 +33,12 @@ export function createPinTools(ctx: ToolContext) {
               `A pin holds at most ${PIN_MAX_CHARS} characters (this one has ${flat.length}); pin a shorter statement.`,
             );
           }
-          const pin = await pinText(
-            { userId: ctx.userId, threadId: ctx.threadId, text, source: "agent" },
-            (ctx.db ?? getDb)(),
-          );
+          const pin = await pinText((ctx.db ?? getDb)(), {
+            userId: ctx.userId,
+            threadId: ctx.threadId,
+            text,
+            source: "agent",
+          });
           if (!pin) return failure("This conversation is gone.");
           return { ok: true, pinned: pin.text };
         }),

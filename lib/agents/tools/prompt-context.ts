@@ -3,8 +3,8 @@
 import "server-only";
 import type { PlanItem } from "@/core/plan-items";
 import { getDb } from "@/db/client";
+import type { Executor } from "@/db/executor";
 import { getPromptWorkspace } from "@/db/queries/prompt-workspace";
-import type { Executor } from "@/db/queries/workspace";
 import { renderPlanBlock, renderWorkspaceBlock } from "./prompt-blocks";
 
 export interface WorkspacePromptContext {

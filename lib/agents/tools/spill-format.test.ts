@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FILE_BYTES, SPILL_PREVIEW_BYTES, utf8Bytes } from "@/lib/workspace/limits";
-import { splitLines } from "@/lib/workspace/text";
+import { MAX_FILE_BYTES, SPILL_PREVIEW_BYTES, utf8Bytes } from "@/core/workspace/limits";
+import { splitLines } from "@/core/workspace/text";
 import {
   planSpill,
   SPILL_LINE_CHARS,

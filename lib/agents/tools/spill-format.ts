@@ -5,9 +5,9 @@ import {
   SPILL_PREVIEW_BYTES,
   truncateUtf8,
   utf8Bytes,
-} from "@/lib/workspace/limits";
-import { TOOL_RESULTS_DIR } from "@/lib/workspace/paths";
-import { splitLines } from "@/lib/workspace/text";
+} from "@/core/workspace/limits";
+import { TOOL_RESULTS_DIR } from "@/core/workspace/paths";
+import { splitLines } from "@/core/workspace/text";
 
 /** Tools whose output is never spilled (their output is bounded by design). */
 export const NEVER_SPILLED = new Set(["read_file"]);

@@ -5,9 +5,9 @@
 // output is already a bounded window, so reading a spill file cannot spill again.
 import "server-only";
 import type { Tool } from "ai";
+import { SPILL_THRESHOLD_BYTES, utf8Bytes } from "@/core/workspace/limits";
 import { getDb } from "@/db/client";
 import { writeFile } from "@/db/queries/workspace";
-import { SPILL_THRESHOLD_BYTES, utf8Bytes } from "@/lib/workspace/limits";
 import type { ToolContext } from "./context";
 import { NEVER_SPILLED, planSpill, type SpilledResult, serializeResult } from "./spill-format";
 

@@ -3,22 +3,22 @@
 import "server-only";
 import { tool, zodSchema } from "ai";
 import { z } from "zod";
-import { getDb } from "@/db/client";
-import { deleteFile, editFile, listFiles, readFile, writeFile } from "@/db/queries/workspace";
 import {
   contentSizeError,
   MAX_FILE_BYTES,
   READ_MAX_BYTES,
   READ_PREVIEW_BYTES,
   utf8Bytes,
-} from "@/lib/workspace/limits";
+} from "@/core/workspace/limits";
 import {
   isReservedPath,
   normalizePath,
   normalizePrefix,
   writablePath,
-} from "@/lib/workspace/paths";
-import { numberedWindow, splitLines } from "@/lib/workspace/text";
+} from "@/core/workspace/paths";
+import { numberedWindow, splitLines } from "@/core/workspace/text";
+import { getDb } from "@/db/client";
+import { deleteFile, editFile, listFiles, readFile, writeFile } from "@/db/queries/workspace";
 import { asToolResult, failure, type ToolContext } from "./context";
 
 export interface ListFilesOutput {

@@ -7,7 +7,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { getHandoffRevisionById } from "@/db/queries/handoff-reads";
-import { acquireResetLease, commitReset, finishResetWithoutCommit } from "@/db/queries/resets";
+import { acquireResetLease, finishResetWithoutCommit } from "@/db/queries/resets";
 import { listTouchedPaths } from "@/db/queries/workspace";
 import type { ChatSession, Message } from "@/db/schema";
 import { messageText } from "@/lib/chat/request";
@@ -19,6 +19,7 @@ import { briefArtifact, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { contentIdsFor } from "@/lib/handoff/content-id";
 import { mergeMechanicalFacts } from "@/lib/handoff/merge";
 import { redactArtifact } from "@/lib/handoff/redact";
+import { commitResetHandoff } from "@/lib/handoff/write";
 import type { RunScope } from "@/lib/runs/run-context";
 import { currentInstance } from "@/lib/runtime/instance";
 import type { AcceptedHandoff } from "./guard";
@@ -92,7 +93,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       mustPreserve: artifact.must_preserve,
       workspaceRefs: [...new Set([...handoff.brief.workspaceRefs, ...artifact.files_modified])],
     };
-    const committed = await commitReset({
+    const committed = await commitResetHandoff({
       userId,
       threadId,
       from: session,

@@ -2,9 +2,9 @@
 // Owner only; another user's thread is 404. A pin is stored masked, like everything a handoff
 // carries; an empty or too long one is a 400 that stores nothing.
 import { z } from "zod";
+import { flattenPin, PIN_MAX_CHARS } from "@/core/pin-text";
 import { threadNotFound, threadParamsSchema } from "@/lib/chat/thread-param";
 import { addThreadPin, listPinViews } from "@/lib/context/thread-pins";
-import { flattenPin, PIN_MAX_CHARS } from "@/lib/handoff/pins";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMcpAllowed, MCP_ALLOW_PATTERN, mcpToolNames, parseMcpAllow } from "./tool-names";
+import { isMcpAllowed, MCP_ALLOW_PATTERN, mcpToolNames, parseMcpAllow } from "./mcp-tool-names";
 
 describe("allow-list entries", () => {
   it("parses mcp:<slug>/<tool> and mcp:<slug>/*", () => {
