@@ -4,8 +4,8 @@
 // provider (the read-only shared view) cards show no pin buttons.
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef } from "react";
 import { toast } from "sonner";
-import type { ThreadPinView } from "@/lib/chat/types";
 import { normalizePin } from "@/core/pin-text";
+import type { ThreadPinView } from "@/lib/chat/types";
 import { pinThreadText, readableError, unpinThreadPin } from "./pin-api";
 
 export interface ThreadPins {

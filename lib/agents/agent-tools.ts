@@ -26,7 +26,7 @@ export interface AgentToolsInput {
 }
 
 /** The names of the tools `profile` is given, in a stable order. */
-export function agentToolNames(profile: Profile, handoff: boolean): string[] {
+function agentToolNames(profile: Profile, handoff: boolean): string[] {
   const allowed = new Set(profile.toolsAllow);
   const builtins = builtinNames().filter((name) => allowed.has(name));
   const handoffTools = handoff ? HANDOFF_TOOL_NAMES.filter((name) => allowed.has(name)) : [];

@@ -8,9 +8,7 @@ import { appendRunEvent } from "@/db/queries/run-events";
 import type { RunEvent } from "@/db/schema";
 import { cappedPayload } from "./journal-payload";
 
-export { cappedPayload, PAYLOAD_LIMITS } from "./journal-payload";
-
-export const RUN_EVENT_TYPES = [
+const RUN_EVENT_TYPES = [
   "agent_handoff_requested",
   "agent_invocation_created",
   "agent_handoff_accepted",

@@ -102,7 +102,7 @@ const maxStepsSchema = z
 const dedupe = <T>(list: T[]): T[] => [...new Set(list)];
 
 /** Built-in names plus `mcp:<server>/<tool>` or `mcp:<server>/*` entries. */
-export const MAX_TOOL_ALLOW = 250;
+const MAX_TOOL_ALLOW = 250;
 
 const builtinNames = new Set<string>(PROFILE_TOOL_NAMES);
 
@@ -154,7 +154,6 @@ const delegationPatchSchema = z
       .max(PROFILE_LIMITS.maxHandoffDepthMax, `At most ${PROFILE_LIMITS.maxHandoffDepthMax}.`),
   })
   .partial();
-export type DelegationPatch = z.output<typeof delegationPatchSchema>;
 
 /** Reports the pair's problems (profileThresholdsSchema's rules) on `ctx`, under their fields. */
 function checkThresholds(

@@ -7,7 +7,7 @@
 export const RATIO_MIN = 0.5;
 export const RATIO_MAX = 2.5;
 /** How much one new call moves the learned ratio (exponentially weighted moving average). */
-export const RATIO_WEIGHT = 0.3;
+const RATIO_WEIGHT = 0.3;
 /**
  * Calls whose prompt is estimated below this many tokens teach nothing: fixed framing the
  * estimate does not model dominates them.

@@ -61,9 +61,3 @@ export function requireScope(identity: ApiIdentity, scope: ApiScope): void {
     throw new BatonError("forbidden:scope", `This token lacks the ${scope} scope.`);
   }
 }
-
-export async function requireApiIdentity(request: Request, scope: ApiScope): Promise<ApiIdentity> {
-  const identity = await resolveApiIdentity(request);
-  requireScope(identity, scope);
-  return identity;
-}

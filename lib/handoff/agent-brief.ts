@@ -86,9 +86,9 @@ export function normalizeBrief(input: BriefInput, from: AgentRef, to: AgentRef):
   return brief;
 }
 
-export const BRIEF_HEADING = "# Handoff Brief";
+const BRIEF_HEADING = "# Handoff Brief";
 
-export const WORKING_NOTES = [
+const WORKING_NOTES = [
   "Inspect the referenced files before editing them.",
   "Preserve earlier decisions unless this brief says to revise them.",
   "If another agent should continue, hand off again with a clear brief.",

@@ -66,7 +66,7 @@ export interface RunRequest {
 /** A new session reaching the threshold within this many of its steps stops the run. */
 export const THRASH_STEPS = 2;
 
-export const THRASH_REASON =
+const THRASH_REASON =
   "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
 
 export const STATUS_OF: Record<

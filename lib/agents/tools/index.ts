@@ -6,7 +6,7 @@
 // over the spill threshold come back as a SpilledResult instead (see spill.ts); the factory
 // applies that itself, so the run loop must not wrap these tools again.
 import "server-only";
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@/core/tool-names";
+import type { BuiltinToolName } from "@/core/tool-names";
 import type { ToolContext, ToolKind } from "./context";
 import { createPinTools } from "./pins";
 import { createPlanTools } from "./plan";
@@ -14,19 +14,8 @@ import { createRecallTools } from "./recall";
 import { withSpill } from "./spill";
 import { createWorkspaceTools } from "./workspace";
 
-export type { ToolContext, ToolFailure, ToolKind } from "./context";
-export type { PinOutput } from "./pins";
-export type { UpdatePlanOutput } from "./plan";
-export type { RecallResult, SearchHistoryOutput } from "./recall";
-export { type SpilledResult, spillLargeResult, withSpill } from "./spill";
-export type {
-  DeleteFileOutput,
-  EditFileOutput,
-  ListFilesOutput,
-  ReadFileOutput,
-  WriteFileOutput,
-} from "./workspace";
-export { BUILTIN_TOOL_NAMES, type BuiltinToolName };
+export type { ToolContext } from "./context";
+export { withSpill } from "./spill";
 
 export const TOOL_KINDS = {
   list_files: "readOnly",

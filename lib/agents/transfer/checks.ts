@@ -5,7 +5,7 @@
 // none of them stores anything.
 import type { Profile } from "../profiles";
 
-export type HandoffDenialCode =
+type HandoffDenialCode =
   | "invalid_brief"
   | "not_allowed"
   | "self"

@@ -65,12 +65,12 @@ export function handoffTargetsOf(source: Profile, agents: readonly Profile[]): A
     .map((agent) => ({ id: agent.id, name: agent.name, description: agent.description }));
 }
 
-export const HANDOFF_TOOL_DESCRIPTION =
+const HANDOFF_TOOL_DESCRIPTION =
   "Hand the next stage of this work to another agent (its id from list_agents) with a brief: " +
   "the objective and all it needs to know, since it starts from the brief alone. Your part " +
   "then ends: you call no further tools, and nothing comes back to you.";
 
-export const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
+const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
 
 // Built once: the SDK turns each into its JSON schema on first use and keeps it.
 const handoffToAgentInput = zodSchema(

@@ -45,7 +45,7 @@ export interface Transfer {
   movedMessageIds: string[];
 }
 
-export class HandoffCommitError extends Error {
+class HandoffCommitError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "HandoffCommitError";
