@@ -1,5 +1,6 @@
 // The built-in tools of a run, and the kind of each. The run loop builds the set per session
-// (createBuiltinTools) and reads TOOL_KINDS to know which calls need approval.
+// (createBuiltinTools). TOOL_KINDS is the table of kinds (docs/workspace.md); an effectful tool
+// asks for approval itself (its `needsApproval`), so nothing reads the table at run time.
 //
 // Results: every tool returns `{ ok: true, … }` or `{ ok: false, error }` (an error the model
 // reads and can act on — a bad path, a limit, a missing match — never an exception). Results
