@@ -1,5 +1,5 @@
 // The run journal (docs/journal.md): what happened in a run, in order — which agent handled
-// which stretch, its tool calls, approvals, handoffs and resets. The run loop records events
+// which stretch, its tool calls, approvals, transfers and resets. The run loop records events
 // through a RunJournal; each payload is redacted and capped (./journal-payload.ts) first.
 import "server-only";
 import { log } from "@/core/log";

@@ -22,7 +22,7 @@ export interface ProfileFormValues {
   canHandoff: boolean;
   callable: boolean;
   allowAsHandoffTarget: boolean;
-  /** "any": every agent may hand off to this one; "list": only `callers`. */
+  /** "any": every agent may transfer to this one; "list": only `callers`. */
   callersMode: "any" | "list";
   /** Slugs separated by commas or spaces. */
   callers: string;

@@ -24,11 +24,11 @@ import {
   BUILTIN_TOOL_ALLOW,
   DEFAULT_DELEGATION,
   DEFAULT_MAX_STEPS,
-  HANDOFF_TOOL_NAMES,
+  TRANSFER_TOOL_NAMES,
 } from "./profiles";
 
 /** Every tool name a profile may allow. */
-export const PROFILE_TOOL_NAMES = [...BUILTIN_TOOL_ALLOW, ...HANDOFF_TOOL_NAMES] as const;
+export const PROFILE_TOOL_NAMES = [...BUILTIN_TOOL_ALLOW, ...TRANSFER_TOOL_NAMES] as const;
 
 const SLUG_MESSAGE =
   "Use 1–40 lowercase letters, digits and hyphens, starting with a letter (e.g. writer).";
@@ -149,7 +149,7 @@ const delegationPatchSchema = z
     allowedCallers: allowedCallersSchema,
     maxHandoffDepth: z
       .number()
-      .int("A whole number of handoffs.")
+      .int("A whole number of transfers.")
       .min(PROFILE_LIMITS.maxHandoffDepthMin, "At least 0.")
       .max(PROFILE_LIMITS.maxHandoffDepthMax, `At most ${PROFILE_LIMITS.maxHandoffDepthMax}.`),
   })

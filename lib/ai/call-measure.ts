@@ -12,7 +12,7 @@ import type {
 } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import type { CallSample } from "@/lib/context/calibration";
-import { estimatePromptTokens, toolDefinitionTokens } from "./tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "./token-count";
 
 /** The local estimate of one call's whole input: its prompt (system included) and its tools. */
 function estimateCallInput(params: LanguageModelV3CallOptions, modelId: string): number {

@@ -1,5 +1,5 @@
 // Calibrated estimates: a provider's tokenizer counts the same prompt differently from the local
-// estimate (lib/ai/tokens.ts), so every model call that reports its input teaches a ratio,
+// estimate (lib/ai/token-count.ts), so every model call that reports its input teaches a ratio,
 // reported ÷ estimated, that scales what is estimated until the next report. Pure: the session's
 // ratio is stored with the session, the per-family prior lives in calibration-prior.ts.
 

@@ -12,7 +12,11 @@ import {
   workspacePromptContext,
 } from "@/lib/agents/tools/prompt-context";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import {
+  estimateTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  PROMPT_OVERHEAD_TOKENS,
+} from "@/lib/ai/token-count";
 import { messageText } from "@/lib/chat/request";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";

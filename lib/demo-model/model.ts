@@ -15,7 +15,7 @@ import type {
 } from "@ai-sdk/provider";
 import { serverEnv } from "@/core/env";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
-import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import { salientTitle } from "@/lib/chat/salient-title";
 import { decideToolStep } from "./agent";
 import { continuationOf, remainderAfter } from "./continue";

@@ -5,7 +5,7 @@ import { BatonError } from "@/core/errors";
 import { findApiTokenByHash, touchApiToken } from "@/db/queries/api-tokens";
 import type { ApiTokenScope } from "@/db/schema";
 import { currentActor } from "@/lib/auth/server";
-import { hashApiToken, looksLikeApiToken } from "./tokens";
+import { hashApiToken, looksLikeApiToken } from "./api-tokens";
 
 export type ApiScope = ApiTokenScope;
 

@@ -15,7 +15,7 @@ const textList = z.array(z.string());
  * `handoff` of handoff_to_agent as the model writes it. Only `objective` is required; other
  * fields the model adds are kept and rendered under "Additional Instructions". Sizes and the
  * objective's emptiness are checked by the tool itself (a clear error the model reads, never a
- * schema dump), and the schema stays small: every call of an agent that may hand off pays for it.
+ * schema dump), and the schema stays small: every call of an agent that may transfer pays for it.
  */
 export const briefInputSchema = z.looseObject({
   objective: z.string().describe("What the next agent must achieve (required)."),

@@ -77,7 +77,7 @@ export const STATUS_OF: Record<
   step_limit: { run: "step_limit", message: "complete" },
   approval: { run: "awaiting_approval", message: "complete" },
   threshold: { run: "completed", message: "complete" },
-  handoff: { run: "completed", message: "complete" },
+  transfer: { run: "completed", message: "complete" },
   aborted: { run: "stopped", message: "partial" },
   failed: { run: "failed", message: "error" },
 };

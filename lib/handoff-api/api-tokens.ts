@@ -61,11 +61,11 @@ export async function createApiToken({
   return { token, ...tokenView(row) };
 }
 
-export async function listTokens({ userId }: { userId: string }): Promise<TokenView[]> {
+export async function listUserApiTokens({ userId }: { userId: string }): Promise<TokenView[]> {
   return (await listApiTokens({ userId })).map(tokenView);
 }
 
-export async function revokeToken({
+export async function revokeUserApiToken({
   userId,
   tokenId,
 }: {
