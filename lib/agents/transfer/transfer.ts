@@ -65,7 +65,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
   });
   if (lease?.kind !== "acquired") {
     throw new TransferCommitError(
-      lease ? "The session is being reset, so the handoff could not start." : "Thread not found.",
+      lease ? "The session is being reset, so the transfer could not start." : "Thread not found.",
     );
   }
   try {
@@ -121,7 +121,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       },
     });
     if (committed.outcome !== "committed") {
-      throw new TransferCommitError("The session ended another way before the handoff committed.");
+      throw new TransferCommitError("The session ended another way before the transfer committed.");
     }
     const rev = await getHandoffRevisionById({
       ownerId: userId,
@@ -139,13 +139,16 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       threadId,
       fromSession: session.number,
       state: "failed",
-      reason: "The agent handoff failed.",
+      reason: "The transfer to another agent failed.",
     }).catch(() => undefined);
     throw error;
   }
 }
 
-/** The stream's record of the transfer (its stored part type is `agent-handoff`): the divider before a reload. */
+/**
+ * The stream's record of the transfer, the divider before a reload. Named for its stored part
+ * type, `data-agent-handoff`.
+ */
 export function agentHandoffPart(from: ChatSession, transfer: Transfer): AgentHandoffPart {
   const { brief } = transfer;
   return {
