@@ -28,7 +28,7 @@ const { users } = await import("@/db/schema");
 const { handoffArtifactSchema } = await import("@/lib/handoff/artifact");
 const { renderHandoffMarkdown } = await import("@/lib/handoff/markdown");
 const { encodeCursor } = await import("@/lib/handoff-api/handoffs");
-const { createApiToken } = await import("@/lib/handoff-api/tokens");
+const { createApiToken } = await import("@/lib/handoff-api/api-tokens");
 const { ms, openScratchDatabase, percentile, table } = await import("./support");
 
 const ROWS = Number(process.env.BENCH_HANDOFFS ?? 100_000);

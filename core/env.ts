@@ -167,7 +167,7 @@ export function parseEnv(source: RawEnv): ServerEnv {
  * are start-up rules (a server refuses to start), not parsing rules: code that only reads a
  * variable, such as a test of the Redis rate limits with REDIS_URL alone, still gets its value.
  */
-export function deploymentProblems(env: ServerEnv): string[] {
+function deploymentProblems(env: ServerEnv): string[] {
   const problems: string[] = [];
   // Multi-server mode: every server behind one address must accept the session cookies the
   // others signed. Without the variable each server would use the secret generated into its own

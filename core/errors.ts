@@ -127,16 +127,3 @@ export function errorResponse(error: unknown): Response {
   log.error("unexpected error", error);
   return new BatonError("internal:server", "Something went wrong on our side.").toResponse();
 }
-
-/** Reads a JSON body; invalid JSON is a 400, not a 500. */
-export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > maxBytes) {
-    throw new BatonError("payload_too_large:message", `The body exceeds ${maxBytes} bytes.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BatonError("bad_request:json", "The body is not valid JSON.");
-  }
-}

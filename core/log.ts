@@ -132,7 +132,7 @@ function describeOne(error: unknown, prefix: string, seen: Set<string>): string[
 }
 
 /** The error and its causes, outermost first; the frames of the outermost error. */
-export function describeError(error: unknown): { summary: string; frames: string[] } {
+function describeError(error: unknown): { summary: string; frames: string[] } {
   const parts: string[] = [];
   const seen = new Set<string>();
   let current: unknown = error;

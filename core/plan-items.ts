@@ -6,9 +6,9 @@ export const PLAN_ITEM_STATUSES = ["pending", "in_progress", "done"] as const;
 export type PlanItemStatus = (typeof PLAN_ITEM_STATUSES)[number];
 
 /** Plan ids are `p<N>`; the offline model's own todo ids are `t<N>`, so the two never collide. */
-export const PLAN_ID_PATTERN = /^p[1-9][0-9]{0,3}$/;
-export const MAX_PLAN_ITEMS = 100;
-export const MAX_PLAN_TASK_CHARS = 500;
+const PLAN_ID_PATTERN = /^p[1-9][0-9]{0,3}$/;
+const MAX_PLAN_ITEMS = 100;
+const MAX_PLAN_TASK_CHARS = 500;
 
 export const planItemSchema = z.object({
   id: z.string().regex(PLAN_ID_PATTERN, "Plan item ids are p1, p2, p3, …"),

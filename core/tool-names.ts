@@ -15,5 +15,5 @@ export const BUILTIN_TOOL_NAMES = [
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
-/** The agent-handoff tools (lib/agents/transfer). */
-export const HANDOFF_TOOL_NAMES = ["handoff_to_agent", "list_agents"] as const;
+/** The transfer tools (lib/agents/transfer); the names are what the model calls. */
+export const TRANSFER_TOOL_NAMES = ["handoff_to_agent", "list_agents"] as const;

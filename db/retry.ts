@@ -64,7 +64,7 @@ export interface RetryOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_RETRY_DELAY_MS = 50;
+const DEFAULT_RETRY_DELAY_MS = 50;
 
 const warn = (line: string) => console.warn(line);
 

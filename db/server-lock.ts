@@ -54,10 +54,10 @@ export interface LockContext {
   sleep: (ms: number) => Promise<void>;
 }
 
-export type LockVerdict = "live" | "stale" | "watch";
+type LockVerdict = "live" | "stale" | "watch";
 
 /** Judges a lock record from one reading. "watch": fresh, but only a heartbeat can tell. */
-export function judgeLock(record: LockRecord, ctx: LockContext): LockVerdict {
+function judgeLock(record: LockRecord, ctx: LockContext): LockVerdict {
   if (record.host !== ctx.host) return "watch"; // another clock, a pid we cannot see
   const age = ctx.now() - Date.parse(record.heartbeatAt);
   if (!(age <= STALE_MS)) return "stale"; // also an unreadable date

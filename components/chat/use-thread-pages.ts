@@ -80,7 +80,7 @@ export function coverageOf(query: PageQuery, page: MessagePage): SeqRange {
 }
 
 /** The page a placeholder stands for: upward from the rows below it, or forward from its start. */
-export function queryFor(placeholder: PlaceholderItem): PageQuery {
+function queryFor(placeholder: PlaceholderItem): PageQuery {
   return placeholder.loadedBelow
     ? { beforeSeq: placeholder.toSeq + 1 }
     : { fromSeq: placeholder.fromSeq };

@@ -38,13 +38,7 @@ export function DraftReviewRow({ sessionNumber }: { sessionNumber: number }) {
   return review ? <DraftEditor review={review} sessionNumber={sessionNumber} /> : null;
 }
 
-export function DraftEditor({
-  review,
-  sessionNumber,
-}: {
-  review: DraftReview;
-  sessionNumber: number;
-}) {
+function DraftEditor({ review, sessionNumber }: { review: DraftReview; sessionNumber: number }) {
   const titleId = useId();
   const { draft, artifact, errors, pending, edit } = review;
   if (!draft || !artifact) return null;

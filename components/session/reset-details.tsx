@@ -17,7 +17,7 @@ function duration(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-export function resetDetailsLine(reset: ResetDetails): string {
+function resetDetailsLine(reset: ResetDetails): string {
   const context = reset.before
     ? `context ${percent(reset.before.utilization)} → ${percent(reset.after.utilization)}`
     : `context now ${percent(reset.after.utilization)}`;

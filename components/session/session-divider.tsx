@@ -23,7 +23,7 @@ const TRIGGER_LABELS: Record<SessionTrigger, string> = {
   continuation: "continued from a handoff",
 };
 
-export function triggerLabel(trigger: SessionTrigger): string {
+function triggerLabel(trigger: SessionTrigger): string {
   return TRIGGER_LABELS[trigger] ?? trigger;
 }
 

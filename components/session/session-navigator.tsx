@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import type { AgentRef } from "@/lib/chat/types";
 
 /** Past this many sessions the chips collapse into a menu. */
-export const MAX_SESSION_CHIPS = 6;
+const MAX_SESSION_CHIPS = 6;
 
 /** A chip's label: "Session 2", or "S2 · Editor" when the thread names its agents. */
 function chipLabel(number: number, agents: Record<number, AgentRef> | undefined): string {

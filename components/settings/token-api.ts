@@ -1,13 +1,8 @@
 // The settings page's calls to /api/tokens and /api/handoffs/groom, through the one API client
 // (parsed responses, one error type).
 import { z } from "zod";
-import { del, get, post } from "@/lib/api/client";
+import { del, post } from "@/lib/api/client";
 import { groomResultSchema, type TokenView, tokenViewSchema } from "@/lib/handoff-api/schemas";
-
-export async function fetchApiTokens(): Promise<TokenView[]> {
-  const schema = z.object({ tokens: z.array(tokenViewSchema) });
-  return (await get("/api/tokens", schema, { fallback: "Couldn't load your tokens." })).tokens;
-}
 
 export function createApiToken(input: {
   name: string;

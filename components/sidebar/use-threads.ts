@@ -16,7 +16,7 @@ import {
 /** Dispatched on `window` whenever a thread is created or its title or updatedAt changes. */
 export const THREADS_CHANGED_EVENT = "baton:threads-changed";
 /** Dispatched when a new thread's first message is sent (detail: its id and placeholder title). */
-export const THREAD_STARTED_EVENT = "baton:thread-started";
+const THREAD_STARTED_EVENT = "baton:thread-started";
 
 /** How long a started thread is listed without the server listing it (its POST failed). */
 const STARTED_TTL_MS = 60_000;

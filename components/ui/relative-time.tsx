@@ -13,7 +13,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
-export function relativeTime(iso: string, now: number): string {
+function relativeTime(iso: string, now: number): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (!Number.isFinite(seconds)) return "";
   for (const [unit, size] of UNITS) {

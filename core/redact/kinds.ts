@@ -1,6 +1,6 @@
 // The kinds of secret redaction names, and the marker that replaces each (docs/security.md).
 
-export const REDACTION_KINDS = [
+const REDACTION_KINDS = [
   "private_key",
   "connection_string",
   "api_key",

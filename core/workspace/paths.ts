@@ -3,7 +3,7 @@
 import { MAX_PATH_CHARS } from "./limits";
 
 /** Reserved for the runtime: spilled tool results live here and the model cannot write. */
-export const RESERVED_DIR = ".baton";
+const RESERVED_DIR = ".baton";
 export const TOOL_RESULTS_DIR = ".baton/results/";
 
 export type PathResult = { ok: true; path: string } | { ok: false; error: string };

@@ -35,7 +35,7 @@ export function guestKey(key: string, attempt: number): string {
   return key.slice(0, MAX_KEY_LENGTH - suffix.length) + suffix;
 }
 
-export interface RenamedHandoff {
+interface RenamedHandoff {
   key: string;
   keptAs: string;
 }

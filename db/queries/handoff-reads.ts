@@ -7,7 +7,6 @@ import {
   type Handoff,
   type HandoffRevision,
   type HandoffState,
-  handoffReceipts,
   handoffRevisionColumns,
   handoffRevisions,
   handoffs,
@@ -56,14 +55,6 @@ export async function listHandoffRevisions({
     .where(and(eq(handoffs.ownerId, ownerId), eq(handoffs.handoffKey, key)))
     .orderBy(desc(handoffRevisions.revision));
   return rows.map((r) => r.rev);
-}
-
-export async function countReceipts({ handoffId }: { handoffId: string }): Promise<number> {
-  const [row] = await getDb()
-    .select({ n: sql<number>`count(*)` })
-    .from(handoffReceipts)
-    .where(eq(handoffReceipts.handoffId, handoffId));
-  return Number(row?.n ?? 0);
 }
 
 export async function getHandoffRevisionsByIds({

@@ -21,7 +21,7 @@ import {
 } from "../schema";
 
 /** What a handoff artifact is stored as; the reset commit pins its must_preserve. */
-export type StoredArtifact = Record<string, unknown> & { must_preserve: readonly string[] };
+type StoredArtifact = Record<string, unknown> & { must_preserve: readonly string[] };
 
 /** A write as it is stored: already redacted, its markdown rendered, its content ids computed. */
 export interface StoredHandoffWrite {

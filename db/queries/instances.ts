@@ -6,7 +6,7 @@ import { type ServerInstance, serverInstances } from "../schema";
 /** A live instance refreshes its heartbeat this often … */
 export const HEARTBEAT_MS = 2_000;
 /** … and one whose heartbeat is older than this is gone. */
-export const INSTANCE_STALE_SECONDS = 15;
+const INSTANCE_STALE_SECONDS = 15;
 
 const holder = globalThis as unknown as { batonSelfInstance?: string };
 

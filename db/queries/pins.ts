@@ -8,7 +8,7 @@ import type { Executor } from "../executor";
 import { ownedThread } from "../owned";
 import { type PinSource, type ThreadPin, threadPins, threads } from "../schema";
 
-export { normalizePin, PIN_MAX_CHARS } from "@/core/pin-text";
+export { normalizePin } from "@/core/pin-text";
 
 async function ownsThread(db: Executor, userId: string, threadId: string): Promise<boolean> {
   const [row] = await db

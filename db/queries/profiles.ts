@@ -86,21 +86,6 @@ export async function updateProfile({
   });
 }
 
-/** How many of the user's threads run with this profile now (`threads.profile`). */
-export async function countThreadsUsing({
-  userId,
-  profileId,
-}: {
-  userId: string;
-  profileId: string;
-}): Promise<number> {
-  const [row] = await getDb()
-    .select({ n: count() })
-    .from(threads)
-    .where(and(eq(threads.userId, userId), eq(threads.profile, profileId)));
-  return Number(row?.n ?? 0);
-}
-
 function inUseMessage(n: number): string {
   const threadsUse = n === 1 ? "1 thread uses" : `${n} threads use`;
   return `${threadsUse} this agent; move ${n === 1 ? "it" : "them"} to another agent first.`;
@@ -183,7 +168,7 @@ export async function holdProfileForThread(
 }
 
 /** A request naming an agent the user does not have: a 400 on the `profile` field. */
-export function unknownProfileError(profileId: string): BatonError {
+function unknownProfileError(profileId: string): BatonError {
   return new BatonError("bad_request:body", `There is no agent "${profileId}".`, {
     profile: ["Choose one of your agents."],
   });

@@ -19,7 +19,7 @@ import {
 // to redact before it cuts snippets from it (headlines below), so a snippet never shows half a
 // secret the redactor could no longer recognise.
 
-export type RecallSource = "message" | "file" | "handoff";
+type RecallSource = "message" | "file" | "handoff";
 
 export interface RecallHit {
   source: RecallSource;

@@ -155,7 +155,7 @@ export async function newestDraftEnd({ threadId }: { threadId: string }): Promis
   return !row || row.state === "awaiting_review" ? null : row.state;
 }
 
-export const DRAFT_EXPIRED = "the draft waited too long for review";
+const DRAFT_EXPIRED = "the draft waited too long for review";
 
 /**
  * Expires every draft past its time (of one thread, or all): the draft becomes `expired` and its

@@ -1,7 +1,7 @@
 // A reset's lease and state (thread_resets): taking, reading, cancelling and releasing it, and
 // the session and queued-message reads a reset makes around its commit.
 import "server-only";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SessionTrigger } from "@/core/types";
 import { getDb } from "../client";
 import { inOwnedThread, ownedThread } from "../owned";
@@ -18,7 +18,7 @@ import { instanceIsLive } from "./instances";
 import { endDraft } from "./reset-drafts";
 
 /** How long a reset may hold its lease: a crashed reset never leaves a thread stuck for longer. */
-export const RESET_LEASE_MS = 2 * 60 * 1000;
+const RESET_LEASE_MS = 2 * 60 * 1000;
 
 export type LeaseResult =
   | { kind: "acquired"; reset: ThreadReset }
@@ -302,29 +302,4 @@ export async function moveMessagesToSession({
         inOwnedThread(userId, messages.threadId),
       ),
     );
-}
-
-export async function listQueuedMessageIds({
-  userId,
-  threadId,
-  sessionId,
-}: {
-  userId: string;
-  threadId: string;
-  sessionId: string;
-}): Promise<string[]> {
-  const rows = await getDb()
-    .select({ id: messages.id })
-    .from(messages)
-    .innerJoin(threads, eq(threads.id, messages.threadId))
-    .where(
-      and(
-        eq(messages.threadId, threadId),
-        eq(messages.sessionId, sessionId),
-        eq(messages.status, "queued"),
-        eq(threads.userId, userId),
-      ),
-    )
-    .orderBy(asc(messages.seq));
-  return rows.map((r) => r.id);
 }

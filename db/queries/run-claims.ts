@@ -18,7 +18,7 @@ const answersLive = or(
 );
 
 /** After this many interrupted runs of one message, recovery stops retrying it. */
-export const MAX_RECOVERY_ATTEMPTS = 3;
+const MAX_RECOVERY_ATTEMPTS = 3;
 
 async function hasLiveRun(
   tx: Tx | ReturnType<typeof getDb>,

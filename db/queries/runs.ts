@@ -11,32 +11,6 @@ import { grantToolForSession } from "./tool-grants";
 
 const ownedRun = (userId: string) => inOwnedThread(userId, runs.threadId);
 
-export async function startRun({
-  userId,
-  threadId,
-  sessionId,
-  maxSteps,
-}: {
-  userId: string;
-  threadId: string;
-  sessionId: string;
-  maxSteps: number;
-}): Promise<Run> {
-  const [row] = await getDb()
-    .insert(runs)
-    .values({
-      threadId,
-      userId,
-      maxSteps,
-      firstSessionId: sessionId,
-      lastSessionId: sessionId,
-      sessionIds: [sessionId],
-    })
-    .returning();
-  if (!row) throw new Error("run was not stored");
-  return row;
-}
-
 /** Where a claimed run starts: the session its request is answered in (before any step). */
 export async function placeRunStart({
   runId,
@@ -106,20 +80,6 @@ export async function finishRun({
     })
     .where(and(eq(runs.id, runId), eq(runs.status, "running"), ownedRun(userId)))
     .returning();
-  return row ?? null;
-}
-
-export async function getRun({
-  userId,
-  runId,
-}: {
-  userId: string;
-  runId: string;
-}): Promise<Run | null> {
-  const [row] = await getDb()
-    .select()
-    .from(runs)
-    .where(and(eq(runs.id, runId), ownedRun(userId)));
   return row ?? null;
 }
 

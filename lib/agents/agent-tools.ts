@@ -1,44 +1,45 @@
-// The tools one agent works with: the built-in tools its profile allows, the handoff tools when
-// it may use them, and the MCP tools it allows of the user's tool servers — with the calls of a leg kept in order and gated by a handoff
-// (transfer/guard.ts). Also what those definitions cost per call, and the lines of the agent's
-// prompt that tell it how handing off works, from its own point of view.
+// The tools one agent works with: the built-in tools its profile allows, the transfer tools when
+// it may use them, and the MCP tools it allows of the user's tool servers — with the calls of a
+// leg kept in order and gated by a transfer (transfer/guard.ts). Also what those definitions cost
+// per call, and the lines of the agent's prompt that tell it how transferring works, from its own
+// point of view.
 import "server-only";
 import type { ToolSet } from "ai";
 import { MCP_TOOL_PREFIX } from "@/core/mcp-tool-names";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
-import { HANDOFF_TOOL_NAMES, type Profile } from "./profiles";
+import { type Profile, TRANSFER_TOOL_NAMES } from "./profiles";
 import { createBuiltinTools, type ToolContext } from "./tools";
 import { withAnsweredApprovals } from "./tools/approvals";
 import { createMcpTools, type McpToolContext } from "./tools/mcp";
 import type { LegGuard } from "./transfer/guard";
-import { createHandoffTools, type HandoffToolContext } from "./transfer/tools";
+import { createTransferTools, type TransferToolContext } from "./transfer/tools";
 
 export interface AgentToolsInput {
   profile: Profile;
-  /** Whether the handoff tools are offered (the user has another agent to hand to). */
-  handoff: boolean;
+  /** Whether the transfer tools are offered (the user has another agent to transfer to). */
+  transfer: boolean;
   tools: ToolContext;
   guard: LegGuard;
   approvedCallIds: ReadonlySet<string>;
-  handoffContext: Omit<HandoffToolContext, "source" | "guard">;
+  transferContext: Omit<TransferToolContext, "source" | "guard">;
   /** The user's tool servers and the run's connections to them. */
   mcp: McpToolContext;
 }
 
 /** The names of the tools `profile` is given, in a stable order. */
-export function agentToolNames(profile: Profile, handoff: boolean): string[] {
+function agentToolNames(profile: Profile, transfer: boolean): string[] {
   const allowed = new Set(profile.toolsAllow);
   const builtins = builtinNames().filter((name) => allowed.has(name));
-  const handoffTools = handoff ? HANDOFF_TOOL_NAMES.filter((name) => allowed.has(name)) : [];
-  return [...builtins, ...handoffTools];
+  const transferTools = transfer ? TRANSFER_TOOL_NAMES.filter((name) => allowed.has(name)) : [];
+  return [...builtins, ...transferTools];
 }
 
 export function createAgentTools(input: AgentToolsInput): ToolSet {
-  const names = new Set(agentToolNames(input.profile, input.handoff));
+  const names = new Set(agentToolNames(input.profile, input.transfer));
   const all: ToolSet = {
     ...createBuiltinTools(input.tools),
-    ...(input.handoff
-      ? createHandoffTools({ ...input.handoffContext, source: input.profile, guard: input.guard })
+    ...(input.transfer
+      ? createTransferTools({ ...input.transferContext, source: input.profile, guard: input.guard })
       : {}),
   };
   const tools: ToolSet = {};
@@ -94,11 +95,11 @@ export function agentToolTokens(modelId: string, tools: ToolSet): Promise<number
 }
 
 /**
- * The agent's prompt as its calls carry it: its own system prompt and, when it may hand off, how
+ * The agent's prompt as its calls carry it: its own system prompt and, when it may transfer, how
  * that works from where it stands — no run, session or storage terms.
  */
-export function agentSystemPrompt(profile: Profile, canHandOff: boolean): string {
-  if (!canHandOff) return profile.systemPrompt;
+export function agentSystemPrompt(profile: Profile, canTransfer: boolean): string {
+  if (!canTransfer) return profile.systemPrompt;
   return [
     profile.systemPrompt,
     "## Handing off to another agent",

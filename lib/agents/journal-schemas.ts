@@ -32,4 +32,3 @@ export type RunEventsResponse = z.infer<typeof runEventsResponseSchema>;
 
 /** `GET /api/threads/{id}/runs?request=<messageId>`: the run that answered that message. */
 export const runLookupResponseSchema = z.object({ run: runSummarySchema.nullable() });
-export type RunLookupResponse = z.infer<typeof runLookupResponseSchema>;

@@ -1,5 +1,5 @@
 // The run journal (docs/journal.md): what happened in a run, in order — which agent handled
-// which stretch, its tool calls, approvals, handoffs and resets. The run loop records events
+// which stretch, its tool calls, approvals, transfers and resets. The run loop records events
 // through a RunJournal; each payload is redacted and capped (./journal-payload.ts) first.
 import "server-only";
 import { log } from "@/core/log";
@@ -8,9 +8,7 @@ import { appendRunEvent } from "@/db/queries/run-events";
 import type { RunEvent } from "@/db/schema";
 import { cappedPayload } from "./journal-payload";
 
-export { cappedPayload, PAYLOAD_LIMITS } from "./journal-payload";
-
-export const RUN_EVENT_TYPES = [
+const RUN_EVENT_TYPES = [
   "agent_handoff_requested",
   "agent_invocation_created",
   "agent_handoff_accepted",

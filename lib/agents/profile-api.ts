@@ -38,7 +38,7 @@ import {
 } from "./profiles";
 
 /** A profile as the API returns it: the built-in one has no row, so no timestamps. */
-export function profileJson(profile: Profile, row: AgentProfile | null): ProfileView {
+function profileJson(profile: Profile, row: AgentProfile | null): ProfileView {
   return profileViewSchema.parse({
     id: profile.id,
     name: profile.name,

@@ -22,7 +22,7 @@ export interface ProfileFormValues {
   canHandoff: boolean;
   callable: boolean;
   allowAsHandoffTarget: boolean;
-  /** "any": every agent may hand off to this one; "list": only `callers`. */
+  /** "any": every agent may transfer to this one; "list": only `callers`. */
   callersMode: "any" | "list";
   /** Slugs separated by commas or spaces. */
   callers: string;
@@ -68,7 +68,7 @@ function numberOf(text: string): number | string {
   return trimmed !== "" && Number.isFinite(value) ? value : trimmed;
 }
 
-export function callerSlugs(text: string): string[] {
+function callerSlugs(text: string): string[] {
   return text.split(/[\s,]+/).filter((slug) => slug !== "");
 }
 
@@ -128,7 +128,7 @@ const FORM_FIELDS = new Set<string>([
 ]);
 
 /** The form field an API field error belongs to (`tools.allow.2` → tools), or null for none. */
-export function formFieldOf(apiField: string): ProfileFormField | null {
+function formFieldOf(apiField: string): ProfileFormField | null {
   const [head, next] = apiField.split(".");
   if (head === "tools") return "tools";
   if (head === "delegation") return (next && DELEGATION_FIELDS[next]) || null;

@@ -24,11 +24,11 @@ import {
   BUILTIN_TOOL_ALLOW,
   DEFAULT_DELEGATION,
   DEFAULT_MAX_STEPS,
-  HANDOFF_TOOL_NAMES,
+  TRANSFER_TOOL_NAMES,
 } from "./profiles";
 
 /** Every tool name a profile may allow. */
-export const PROFILE_TOOL_NAMES = [...BUILTIN_TOOL_ALLOW, ...HANDOFF_TOOL_NAMES] as const;
+export const PROFILE_TOOL_NAMES = [...BUILTIN_TOOL_ALLOW, ...TRANSFER_TOOL_NAMES] as const;
 
 const SLUG_MESSAGE =
   "Use 1–40 lowercase letters, digits and hyphens, starting with a letter (e.g. writer).";
@@ -102,7 +102,7 @@ const maxStepsSchema = z
 const dedupe = <T>(list: T[]): T[] => [...new Set(list)];
 
 /** Built-in names plus `mcp:<server>/<tool>` or `mcp:<server>/*` entries. */
-export const MAX_TOOL_ALLOW = 250;
+const MAX_TOOL_ALLOW = 250;
 
 const builtinNames = new Set<string>(PROFILE_TOOL_NAMES);
 
@@ -149,12 +149,11 @@ const delegationPatchSchema = z
     allowedCallers: allowedCallersSchema,
     maxHandoffDepth: z
       .number()
-      .int("A whole number of handoffs.")
+      .int("A whole number of transfers.")
       .min(PROFILE_LIMITS.maxHandoffDepthMin, "At least 0.")
       .max(PROFILE_LIMITS.maxHandoffDepthMax, `At most ${PROFILE_LIMITS.maxHandoffDepthMax}.`),
   })
   .partial();
-export type DelegationPatch = z.output<typeof delegationPatchSchema>;
 
 /** Reports the pair's problems (profileThresholdsSchema's rules) on `ctx`, under their fields. */
 function checkThresholds(

@@ -22,7 +22,7 @@ export const PROFILE_LIMITS = {
 
 export const CONTEXT_STRATEGIES = ["auto", "reset", "compact", "off"] as const;
 
-export const profileDelegationSchema = z.object({
+const profileDelegationSchema = z.object({
   canHandoff: z.boolean(),
   callable: z.boolean(),
   allowAsHandoffTarget: z.boolean(),

@@ -4,7 +4,7 @@
 import "server-only";
 import { serverEnv } from "@/core/env";
 import { BatonError } from "@/core/errors";
-import { BUILTIN_TOOL_NAMES, HANDOFF_TOOL_NAMES } from "@/core/tool-names";
+import { BUILTIN_TOOL_NAMES, TRANSFER_TOOL_NAMES } from "@/core/tool-names";
 import { getProfile, listProfiles } from "@/db/queries/profiles";
 import type { AgentProfile, ProfileDelegation, ReviewResets } from "@/db/schema";
 import { listConfiguredModels } from "@/lib/ai/providers";
@@ -46,7 +46,7 @@ export interface Profile {
 /** The tools every agent may call unless its profile says otherwise: the built-in ones. */
 export {
   BUILTIN_TOOL_NAMES as BUILTIN_TOOL_ALLOW,
-  HANDOFF_TOOL_NAMES,
+  TRANSFER_TOOL_NAMES,
 } from "@/core/tool-names";
 
 export const DEFAULT_DELEGATION: ProfileDelegation = {
@@ -84,7 +84,7 @@ export function defaultProfile(): Profile {
     briefShare: DEFAULT_BRIEF_SHARE,
     reviewResets: DEFAULT_REVIEW_RESETS,
     draftThreshold: draftThresholdOf(env.BATON_DRAFT_THRESHOLD),
-    toolsAllow: [...BUILTIN_TOOL_NAMES, ...HANDOFF_TOOL_NAMES],
+    toolsAllow: [...BUILTIN_TOOL_NAMES, ...TRANSFER_TOOL_NAMES],
     delegation: { ...DEFAULT_DELEGATION, canHandoff: true },
   };
 }

@@ -1,9 +1,3 @@
-// Reading and settling the tool parts of stored assistant messages (AI SDK UI tool parts): which
-// calls await approval, which paths a session changed, and the approval answers applied in place.
-import type { ChatMessage } from "@/lib/chat/types";
-
-type Part = ChatMessage["parts"][number];
-
 /** A tool part as stored: `tool-<name>` (static tools) or `dynamic-tool` with `toolName`. */
 export interface ToolPartView {
   type: string;
@@ -125,12 +119,8 @@ export function approvalOutcomes(parts: readonly unknown[]): Map<string, string>
   return outcomes;
 }
 
-export function hasToolParts(parts: readonly Part[] | readonly unknown[]): boolean {
-  return parts.some((p) => asToolPart(p) !== null);
-}
-
 /** What a call reads as its result when its server stopped before the result was recorded. */
-export const INTERRUPTED_CALL =
+const INTERRUPTED_CALL =
   "Interrupted: the server stopped before this call's result was recorded, so it is not known whether it ran. It was not run again; call it again if it is still needed (a call that needs approval is asked again).";
 
 /**

@@ -6,7 +6,7 @@ import type { CallSample } from "@/lib/context/calibration";
 import { createOfflineModel } from "@/lib/demo-model/model";
 import { measuredModel } from "./call-measure";
 import { OFFLINE_MODEL_ID } from "./registry";
-import { estimatePromptTokens } from "./tokens";
+import { estimatePromptTokens } from "./token-count";
 
 const MODEL = "anthropic:claude-sonnet-4-5";
 const SYSTEM = "You are a careful assistant who keeps notes of everything the user asks.";

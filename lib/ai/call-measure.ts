@@ -12,10 +12,10 @@ import type {
 } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import type { CallSample } from "@/lib/context/calibration";
-import { estimatePromptTokens, toolDefinitionTokens } from "./tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "./token-count";
 
 /** The local estimate of one call's whole input: its prompt (system included) and its tools. */
-export function estimateCallInput(params: LanguageModelV3CallOptions, modelId: string): number {
+function estimateCallInput(params: LanguageModelV3CallOptions, modelId: string): number {
   return estimatePromptTokens(params.prompt, modelId) + toolDefinitionTokens(params.tools, modelId);
 }
 
@@ -36,7 +36,7 @@ function sampleOf(
 }
 
 /** Middleware that hands `onSample` the estimate and the reported input of every whole call. */
-export function callMeasureMiddleware(
+function callMeasureMiddleware(
   modelId: string,
   onSample: (sample: CallSample) => void,
 ): LanguageModelV3Middleware {

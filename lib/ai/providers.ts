@@ -26,7 +26,7 @@ export type ProviderEnv = Pick<
   | "BATON_MODEL"
 >;
 
-export type ProviderName = "openai" | "anthropic" | "compatible" | "baton";
+type ProviderName = "openai" | "anthropic" | "compatible" | "baton";
 
 export interface ConfiguredModel {
   id: string;

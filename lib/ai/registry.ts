@@ -5,7 +5,7 @@
 import { type ServerEnv, serverEnv } from "@/core/env";
 import { knownServerWindow, type ServerWindowSource } from "./server-windows";
 
-export type ResetOrCompact = "reset" | "compact";
+type ResetOrCompact = "reset" | "compact";
 export type StrategySetting = "reset" | "compact" | "auto" | "off";
 export type ResolvedStrategy = "reset" | "compact" | "off";
 
@@ -52,12 +52,12 @@ export const OFFLINE_MODEL_ID = "baton/local";
 export const DEFAULT_LOCAL_CONTEXT_WINDOW = 4096;
 
 /** Below this many tokens a summary cannot leave room to work, so `auto` always resets. */
-export const SMALL_WINDOW_TOKENS = 32_000;
+const SMALL_WINDOW_TOKENS = 32_000;
 
 const UNKNOWN_MODEL: ModelInfo = { contextWindow: 128_000, defaultStrategy: "compact" };
 
 /** Providers a bare model id (`gpt-4.1`, `claude-sonnet-4-5`) is tried under. */
-export const KNOWN_PROVIDERS = ["openai", "anthropic", "google", "compatible"] as const;
+const KNOWN_PROVIDERS = ["openai", "anthropic", "google", "compatible"] as const;
 
 /*
  * Strategy rule for `auto` (docs/context-engine.md): compact for large-window Opus-class models and for models we

@@ -1,7 +1,7 @@
 // The tool definitions a model call receives for an AI SDK tool set, converted as streamText
 // converts them, so the run loop's context estimate counts exactly what the model is sent.
 import { asSchema, type ToolSet } from "ai";
-import { type ToolDefinition, toolDefinitionTokens } from "./tokens";
+import { type ToolDefinition, toolDefinitionTokens } from "./token-count";
 
 /** The tools of `tools` (only `activeTools` when given) as LanguageModelV3 tool definitions. */
 export async function toolDefinitionsOf(

@@ -1,7 +1,7 @@
 // The pins API's answers as the browser parses them (`/api/threads/{id}/pins`).
 import { z } from "zod";
 
-export const pinViewSchema = z.object({
+const pinViewSchema = z.object({
   id: z.string(),
   text: z.string(),
   source: z.enum(["user", "agent", "handoff"]),
@@ -12,4 +12,3 @@ export const pinViewSchema = z.object({
 export type PinViewAnswer = z.output<typeof pinViewSchema>;
 
 export const pinAnswerSchema = z.object({ pin: pinViewSchema });
-export const pinListSchema = z.object({ pins: z.array(pinViewSchema) });

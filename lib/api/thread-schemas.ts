@@ -38,7 +38,7 @@ const statusSchema = z.enum(["complete", "partial", "queued", "error", "interrup
 
 const agentRefSchema = z.object({ id: z.string(), name: z.string() });
 
-export const messageMetadataSchema: z.ZodType<MessageMetadata> = z.object({
+const messageMetadataSchema: z.ZodType<MessageMetadata> = z.object({
   seq: z.number().optional(),
   sessionId: z.string().optional(),
   status: statusSchema.optional(),
@@ -48,7 +48,7 @@ export const messageMetadataSchema: z.ZodType<MessageMetadata> = z.object({
   compacted: z.boolean().optional(),
 });
 
-export const chatMessageSchema: z.ZodType<ChatMessage> = z.object({
+const chatMessageSchema: z.ZodType<ChatMessage> = z.object({
   id: z.string(),
   role: z.enum(["user", "assistant", "system"]),
   parts: z.array(partSchema),
@@ -57,7 +57,7 @@ export const chatMessageSchema: z.ZodType<ChatMessage> = z.object({
 
 const triggerSchema = z.enum(["initial", "threshold", "manual", "agent_handoff", "continuation"]);
 
-export const sessionSummarySchema: z.ZodType<SessionSummary> = z.object({
+const sessionSummarySchema: z.ZodType<SessionSummary> = z.object({
   id: z.string(),
   number: z.number(),
   model: z.string(),
@@ -71,7 +71,7 @@ export const sessionSummarySchema: z.ZodType<SessionSummary> = z.object({
   agent: agentRefSchema.optional(),
 });
 
-export const contextSchema: z.ZodType<ContextPart> = z.object({
+const contextSchema: z.ZodType<ContextPart> = z.object({
   inputTokens: z.number(),
   contextWindow: z.number(),
   utilization: z.number(),
@@ -80,20 +80,20 @@ export const contextSchema: z.ZodType<ContextPart> = z.object({
   calibration: z.number().optional(),
 });
 
-export const liveStreamSchema: z.ZodType<LiveStream> = z.object({
+const liveStreamSchema: z.ZodType<LiveStream> = z.object({
   streamId: z.string(),
   requestId: z.string().nullable(),
   continuesMessageId: z.string().nullable(),
   startedAt: z.string(),
 });
 
-export const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
+const activeResetSchema: z.ZodType<ActiveResetView> = z.object({
   fromSession: z.number(),
   trigger: triggerSchema,
   startedAt: z.string(),
 });
 
-export const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
+const threadPinSchema: z.ZodType<ThreadPinView> = z.object({
   id: z.string(),
   text: z.string(),
 });

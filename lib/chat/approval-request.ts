@@ -5,9 +5,9 @@
 import { z } from "zod";
 import type { ApprovalAnswer } from "@/lib/agents/tool-parts";
 
-export const MAX_APPROVAL_REASON_CHARS = 1_000;
+const MAX_APPROVAL_REASON_CHARS = 1_000;
 /** Parts an assistant message sent back may have (a long run has many tool parts). */
-export const MAX_ASSISTANT_PARTS = 2_000;
+const MAX_ASSISTANT_PARTS = 2_000;
 
 const answeredToolPartSchema = z.looseObject({
   type: z.string().regex(/^(tool-.+|dynamic-tool)$/),

@@ -1,7 +1,7 @@
 // The sidebar's date groups: Today, Yesterday, Previous 7 days, Older — by the thread's last
 // activity in the reader's local calendar. Pure; the list is already newest first, and each
 // group keeps that order.
-export const DATE_GROUPS = ["Today", "Yesterday", "Previous 7 days", "Older"] as const;
+const DATE_GROUPS = ["Today", "Yesterday", "Previous 7 days", "Older"] as const;
 export type DateGroup = (typeof DATE_GROUPS)[number];
 
 const startOfDay = (date: Date) =>

@@ -4,11 +4,11 @@
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 
 /** The free-text fields the editor offers as text areas. */
-export const DRAFT_TEXT_FIELDS = ["goal", "state_summary", "next_step"] as const;
-export type DraftTextField = (typeof DRAFT_TEXT_FIELDS)[number];
+const DRAFT_TEXT_FIELDS = ["goal", "state_summary", "next_step"] as const;
+type DraftTextField = (typeof DRAFT_TEXT_FIELDS)[number];
 
 /** The string lists the editor offers, in the order the card shows them. */
-export const DRAFT_LIST_FIELDS = [
+const DRAFT_LIST_FIELDS = [
   "completed_work",
   "in_progress",
   "key_decisions",

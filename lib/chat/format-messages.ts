@@ -20,15 +20,12 @@ import { type SessionRegistry, scanResets } from "./session-scan";
 
 // The rows, the order and the paging helpers, where the list's callers import them from.
 export type {
-  CompactionItem,
   FailedResetState,
   ListItem,
-  LiveResetState,
-  MessageItem,
   PlaceholderItem,
   SessionDividerItem,
 } from "./list-items";
-export { type MessageGap, mergeSeqRanges, messageGaps, type SeqRange } from "./message-gaps";
+export { mergeSeqRanges, messageGaps, type SeqRange } from "./message-gaps";
 export { inThreadOrder } from "./message-order";
 
 export interface FormattedMessages {

@@ -5,7 +5,7 @@ import { mergeSeqRanges, type SeqRange, uncovered } from "./message-gaps";
 import type { ChatMessage } from "./types";
 
 /** Older messages the list keeps loaded at most (the newest page and live rows aside). */
-export const MAX_KEPT_MESSAGES = 10_000;
+const MAX_KEPT_MESSAGES = 10_000;
 
 /**
  * A fetched page: its fresh messages (those no other page held; in seq order, never changed) and

@@ -18,7 +18,7 @@ export interface MessageItem {
  * A reset that has started but not committed: the divider is a placeholder until it does. While
  * its handoff waits for the user's review (`awaiting_review`) the placeholder is the draft editor.
  */
-export interface LiveResetState {
+interface LiveResetState {
   event: Extract<ContextResetEvent, "reset_starting" | "input_blocked" | "awaiting_review">;
   fromSessionId?: string;
   utilization?: number;
@@ -50,7 +50,7 @@ export interface SessionDividerItem {
   agentHandoff?: DividerHandoff;
 }
 
-export interface CompactionItem {
+interface CompactionItem {
   kind: "compaction";
   key: string;
   tokensBefore: number;

@@ -14,7 +14,3 @@ export const threadPageQuerySchema = z
     message: "Pass beforeSeq or fromSeq, not both.",
     path: ["fromSeq"],
   });
-
-export function parseThreadPageQuery(request: Request) {
-  return threadPageQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-}

@@ -17,7 +17,7 @@ const textPartSchema = z.object({
     .max(MAX_MESSAGE_CHARS, `A message is at most ${MAX_MESSAGE_CHARS} characters.`),
 });
 
-export const userMessageSchema = z.object({
+const userMessageSchema = z.object({
   id: z.string().min(1).max(128),
   role: z.literal("user"),
   parts: z.array(textPartSchema).min(1).max(1),

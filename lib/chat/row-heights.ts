@@ -39,7 +39,7 @@ function kindOf(item: ListItem): Kind {
 }
 
 /** A message's height from its content alone. */
-export function contentHeight(item: MessageItem): number {
+function contentHeight(item: MessageItem): number {
   const user = item.message.role === "user";
   let height = user ? USER_CHROME : ASSISTANT_CHROME;
   let paragraphs = 0;

@@ -85,7 +85,7 @@ describe("timelineGroups", () => {
       ["tool_result", "read_file returned", null, 250],
       ["approval_requested", "Asked to approve write_file", null, null],
       ["approval_resolved", "write_file denied by the user", "not that file", 2_000],
-      ["agent_handoff_accepted", "Handed off: Planner → Coder", "the plan is ready", null],
+      ["agent_handoff_accepted", "Transfer accepted: Planner → Coder", "the plan is ready", null],
       ["agent_invocation_completed", "Completed", null, null],
       ["agent_invocation_started", "Started", null, null],
       ["reset_started", "Context reset started", "context 91% full", null],

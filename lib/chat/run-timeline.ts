@@ -49,8 +49,8 @@ export function agentName(slug: string, names: AgentNames): string {
   return names.get(slug) ?? slug;
 }
 
-/** The two agents of a handoff event, from whichever fields its payload has. */
-function handoffEnds(payload: Record<string, unknown>, event: RunEventView, names: AgentNames) {
+/** The two agents of a transfer event, from whichever fields its payload has. */
+function transferEnds(payload: Record<string, unknown>, event: RunEventView, names: AgentNames) {
   const from =
     agentLabel(payload.from, names) ?? (event.agent ? agentName(event.agent, names) : null);
   const to = agentLabel(payload.to ?? payload.agentId ?? payload.target, names);
@@ -70,14 +70,14 @@ function describedEvent(
   const p = event.payload;
   const tool = text(p.toolName) ?? "a tool";
   const reason = text(p.reason) ?? text(p.failureReason) ?? text(p.error);
-  const handoff = handoffEnds(p, event, names);
+  const transfer = transferEnds(p, event, names);
   switch (event.type) {
     case "agent_invocation_created":
-      return { title: `Invocation created for ${handoff.to}`, detail: reason };
+      return { title: `Invocation created for ${transfer.to}`, detail: reason };
     case "agent_invocation_started":
       return { title: "Started", detail: text(p.model) };
     case "agent_invocation_transferred":
-      return { title: `Transferred: ${handoff.line}`, detail: reason };
+      return { title: `Transferred: ${transfer.line}`, detail: reason };
     case "agent_invocation_completed":
       return { title: "Completed", detail: reason };
     case "context_assembled": {
@@ -101,11 +101,11 @@ function describedEvent(
         detail: reason,
       };
     case "agent_handoff_requested":
-      return { title: `Handoff requested: ${handoff.line}`, detail: reason ?? text(p.objective) };
+      return { title: `Transfer requested: ${transfer.line}`, detail: reason ?? text(p.objective) };
     case "agent_handoff_accepted":
-      return { title: `Handed off: ${handoff.line}`, detail: reason ?? text(p.objective) };
+      return { title: `Transfer accepted: ${transfer.line}`, detail: reason ?? text(p.objective) };
     case "agent_handoff_denied":
-      return { title: `Handoff denied: ${handoff.line}`, detail: reason };
+      return { title: `Transfer denied: ${transfer.line}`, detail: reason };
     case "reset_started":
       return { title: "Context reset started", detail: reason };
     case "reset_awaiting_review":

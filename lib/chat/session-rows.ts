@@ -110,7 +110,7 @@ export function buildSessionRows(
 }
 
 /** One session's run of rows from a stored page, with the seq each row sorts by. */
-export interface PageRun extends SeqRun {
+interface PageRun extends SeqRun {
   sessionNumber: number;
   rows: ListItem[];
   /** The seq each row sorts by (its message's); ascending, but equal for a compaction marker. */

@@ -8,13 +8,13 @@ import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
 import { BatonError } from "@/core/errors";
 
 /** Kinds of id a shared view replaces; part of the derivation, so two kinds never collide. */
-export type SharedIdKind = "message" | "session" | "handoff" | "part" | "agent";
+type SharedIdKind = "message" | "session" | "handoff" | "part" | "agent";
 
 /** Largest position a cursor holds (message seqs are 32-bit integers). */
 export const MAX_CURSOR_SEQ = 2_147_483_647;
 const CURSOR_VERSION = 1;
 /** A cursor is one AES block (16 bytes) in base64url. */
-export const SHARE_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const SHARE_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export interface ShareIds {
   /**

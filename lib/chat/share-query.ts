@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** How far past a cursor a page may start (a thread holds at most 2^31 messages). */
-export const MAX_SHARE_SKIP = 1_000_000_000;
+const MAX_SHARE_SKIP = 1_000_000_000;
 
 export const sharePageQuerySchema = z
   .strictObject({
@@ -22,5 +22,3 @@ export const sharePageQuerySchema = z
     message: "skip moves from a cursor: pass before or from with it.",
     path: ["skip"],
   });
-
-export type SharePageQuery = z.output<typeof sharePageQuerySchema>;

@@ -12,7 +12,7 @@ type Part = ChatMessage["parts"][number];
 const MAX_DEPTH = 12;
 
 /** A JSON value with every string redacted. */
-export function redactValue(value: unknown, depth = 0): unknown {
+function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactText(value).text;
   if (value === null || typeof value !== "object") {
     return typeof value === "number" || typeof value === "boolean" ? value : undefined;

@@ -10,7 +10,7 @@ import { replaceTitleIfUnchanged } from "@/db/queries/threads";
 import { OFFLINE_TITLE_MARKER } from "@/lib/demo-model/model";
 import { cleanModelTitle, NO_TITLE, salientTitle } from "./salient-title";
 
-export const TITLE_INSTRUCTION = [
+const TITLE_INSTRUCTION = [
   OFFLINE_TITLE_MARKER,
   "Write a title of two to six words for the conversation that starts with the user's message.",
   "Answer with the title only: no quotes and no punctuation at the end.",

@@ -188,7 +188,7 @@ function withReset(reset: SessionSummary["reset"]): Pick<SessionSummary, "reset"
  * The user messages at the end of the newest page with no reply under them yet: queued ones, and
  * those whose reply the server has not started (a recovering server answers them in seq order).
  */
-export function unansweredAtEnd(rows: readonly { id: string; role: string; seq: number }[]) {
+function unansweredAtEnd(rows: readonly { id: string; role: string; seq: number }[]) {
   const ids: string[] = [];
   for (let i = rows.length - 1; i >= 0; i--) {
     const row = rows[i];

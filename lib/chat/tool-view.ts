@@ -18,7 +18,7 @@ export type ToolStatus =
   | "stopped";
 
 /** The error the server settles a call with when the user stopped the reply while it ran. */
-export const STOPPED_TOOL_ERROR = "Stopped by the user.";
+const STOPPED_TOOL_ERROR = "Stopped by the user.";
 
 function wasStopped(part: ToolPart): boolean {
   return part.state === "output-error" && part.errorText === STOPPED_TOOL_ERROR;
@@ -49,7 +49,7 @@ function numberField(value: unknown, key: string): number | undefined {
 }
 
 /** A built-in tool's result says `{ ok: false, error }` when the call failed. */
-export function toolErrorOf(part: ToolPart): string | null {
+function toolErrorOf(part: ToolPart): string | null {
   if (part.state === "output-error") return part.errorText || "The tool failed.";
   if (part.state !== "output-available") return null;
   const output = record(part.output);
@@ -144,7 +144,7 @@ export function toolInputSummary(part: ToolPart): string {
 }
 
 /** Longest result body shown in a card; the full result stays in the message. */
-export const MAX_PREVIEW_CHARS = 4_000;
+const MAX_PREVIEW_CHARS = 4_000;
 
 function clip(text: string): string {
   return text.length <= MAX_PREVIEW_CHARS

@@ -42,7 +42,7 @@ function inRange(address: number[], range: Range): boolean {
 }
 
 /** The 16 bytes of an IPv6 address (dotted IPv4 tail allowed), or null when it is not one. */
-export function ipv6Bytes(text: string): number[] | null {
+function ipv6Bytes(text: string): number[] | null {
   const address = text.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   if (isIP(address) !== 6) return null;
   let head = address;
@@ -71,7 +71,7 @@ export function ipv6Bytes(text: string): number[] | null {
   return [...bytes, ...tail];
 }
 
-export function ipv4Bytes(text: string): number[] | null {
+function ipv4Bytes(text: string): number[] | null {
   if (isIP(text) !== 4) return null;
   return text.split(".").map(Number);
 }
@@ -83,7 +83,7 @@ const NAT64 = [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0];
 const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
 
 /** The IPv4 address an IPv6 address carries (mapped, compatible or NAT64), if it carries one. */
-export function embeddedIpv4(bytes: number[]): string | null {
+function embeddedIpv4(bytes: number[]): string | null {
   const carries = [V4_MAPPED, NAT64, V4_COMPATIBLE].some((prefix) => startsWith(bytes, prefix));
   return carries ? bytes.slice(12).join(".") : null;
 }

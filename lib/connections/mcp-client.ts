@@ -19,7 +19,7 @@ export const LIST_TIMEOUT_MS = 10_000;
 /** One tool call (the SDK's default is 60 s). */
 export const CALL_TIMEOUT_MS = 30_000;
 /** Tools kept from one server; the rest of a longer list is dropped. */
-export const MAX_TOOLS = 200;
+const MAX_TOOLS = 200;
 /** Pages read at most (a server whose cursor never ends stops here). */
 const MAX_PAGES = 50;
 const MAX_DESCRIPTION = 2000;
@@ -149,11 +149,7 @@ function httpStatus(error: unknown): number | null {
 }
 
 /** What went wrong, for the user; the token, should the server echo it, is masked. */
-export function toolServerError(
-  error: unknown,
-  target: ServerTarget,
-  timeoutMs: number,
-): ToolServerError {
+function toolServerError(error: unknown, target: ServerTarget, timeoutMs: number): ToolServerError {
   if (error instanceof ToolServerError) return error;
   const host = new URL(target.url).host;
   const name = error instanceof Error ? error.name : "";

@@ -33,7 +33,7 @@ export function sealKeyFor(secret: string): SealKey {
 }
 
 /** The key of the auth secret this server runs with (BETTER_AUTH_SECRET or the generated one). */
-export function currentSealKey(): SealKey {
+function currentSealKey(): SealKey {
   const env = serverEnv();
   return sealKeyFor(resolveAuthSecret(dataDir(env), env));
 }

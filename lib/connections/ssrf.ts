@@ -18,7 +18,7 @@ import { ToolServerError } from "./errors";
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Resolves a host name to every address it has (dns.lookup with `all`). */
-export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
+type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface GuardOptions {
   /** Hosts reachable on any address (default BATON_MCP_ALLOWED_HOSTS). */
@@ -27,7 +27,7 @@ export interface GuardOptions {
   lookup?: HostLookup;
 }
 
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 
 const systemLookup: HostLookup = (hostname) =>
   new Promise((resolve, reject) => {

@@ -30,7 +30,7 @@ export interface ToolServerView {
   updatedAt: string;
 }
 
-export function toolServerJson(row: ToolServer): ToolServerView {
+function toolServerJson(row: ToolServer): ToolServerView {
   const readOnly = new Set(row.readOnlyTools);
   return {
     id: row.id,

@@ -4,19 +4,19 @@
 import { z } from "zod";
 import { REMOTE_TOOL_NAME_PATTERN } from "@/core/mcp-tool-names";
 
-export const TOOL_SERVER_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
-export const MAX_URL_LENGTH = 2000;
-export const MAX_TOKEN_LENGTH = 4096;
-export const MAX_READ_ONLY_TOOLS = 200;
+const TOOL_SERVER_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const MAX_URL_LENGTH = 2000;
+const MAX_TOKEN_LENGTH = 4096;
+const MAX_READ_ONLY_TOOLS = 200;
 
-export const toolServerSlugSchema = z
+const toolServerSlugSchema = z
   .string()
   .regex(
     TOOL_SERVER_SLUG_PATTERN,
     "Use 1–32 lowercase letters, digits and hyphens, starting with a letter or digit (e.g. github).",
   );
 
-export const toolServerUrlSchema = z
+const toolServerUrlSchema = z
   .string()
   .trim()
   .max(MAX_URL_LENGTH, `A URL is at most ${MAX_URL_LENGTH} characters.`)
@@ -44,7 +44,7 @@ export const toolServerUrlSchema = z
   });
 
 /** A bearer token: visible ASCII without spaces (what an Authorization header can carry). */
-export const toolServerTokenSchema = z
+const toolServerTokenSchema = z
   .string()
   .max(MAX_TOKEN_LENGTH, `A token is at most ${MAX_TOKEN_LENGTH} characters.`)
   .regex(/^[\x21-\x7e]+$/, "A token is printable ASCII without spaces.");

@@ -1,5 +1,5 @@
 // Calibrated estimates: a provider's tokenizer counts the same prompt differently from the local
-// estimate (lib/ai/tokens.ts), so every model call that reports its input teaches a ratio,
+// estimate (lib/ai/token-count.ts), so every model call that reports its input teaches a ratio,
 // reported ÷ estimated, that scales what is estimated until the next report. Pure: the session's
 // ratio is stored with the session, the per-family prior lives in calibration-prior.ts.
 
@@ -7,7 +7,7 @@
 export const RATIO_MIN = 0.5;
 export const RATIO_MAX = 2.5;
 /** How much one new call moves the learned ratio (exponentially weighted moving average). */
-export const RATIO_WEIGHT = 0.3;
+const RATIO_WEIGHT = 0.3;
 /**
  * Calls whose prompt is estimated below this many tokens teach nothing: fixed framing the
  * estimate does not model dominates them.

@@ -2,7 +2,7 @@
 // definitions, and in a run that goes on after a reset, the continue line after the moved request.
 import "server-only";
 import { createBuiltinTools } from "@/lib/agents/tools";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/token-count";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 
 /** The user-role line that follows the moved request in a session a run continues in. */

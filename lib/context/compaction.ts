@@ -10,7 +10,7 @@ import { COMPACT_INSTRUCTION } from "./prompts";
 import type { SessionContext } from "./session-context";
 
 /** Messages kept verbatim at the end of a compacted session. */
-export const COMPACTION_TAIL = 4;
+const COMPACTION_TAIL = 4;
 
 export async function compactSession({
   threadId,

@@ -25,7 +25,7 @@ import { loadSessionContext } from "./session-context";
  * then a reset would merge a lot of material without a model, and at the default thresholds
  * (0.65, 0.8) this allows at most one re-draft before the reset.
  */
-export const STALE_SHARE = 0.1;
+const STALE_SHARE = 0.1;
 
 // This process's drafts in flight, by session: one at a time per session, and a reset of the
 // session waits for the one in flight instead of asking the model a second time. And the context

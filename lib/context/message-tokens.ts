@@ -2,7 +2,7 @@
 // their results (what a model is sent again on the next call), plus framing overhead.
 
 import { asToolPart } from "@/lib/agents/tool-parts";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/token-count";
 import { messageText } from "@/lib/chat/request";
 
 const json = (value: unknown) => (value === undefined ? "" : (JSON.stringify(value) ?? ""));

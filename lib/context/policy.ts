@@ -16,7 +16,7 @@ export const DEFAULT_REVIEW_RESETS = "manual" satisfies (typeof REVIEW_RESETS)[n
 
 export type ContextAction = "none" | "compact" | "reset";
 
-export interface ProfileThresholds {
+interface ProfileThresholds {
   resetThreshold: number;
   compactThreshold: number;
 }

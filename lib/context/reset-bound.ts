@@ -4,7 +4,7 @@
 import "server-only";
 import { redactText } from "@/core/redact/engine";
 import type { Profile } from "@/lib/agents/profiles";
-import { estimateTokens } from "@/lib/ai/tokens";
+import { estimateTokens } from "@/lib/ai/token-count";
 import type { ContextResetPart, HandoffView } from "@/lib/chat/types";
 import type { HandoffArtifact } from "@/lib/handoff/artifact";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";

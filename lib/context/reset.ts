@@ -38,7 +38,6 @@ import { withThreadPins } from "./thread-pins";
 export {
   committedSessionOf,
   NOT_RUN_AT_RESET,
-  type PreparedReset,
   type ResetOutcome,
 } from "./reset-commit";
 
@@ -245,7 +244,7 @@ async function storeDraft(
   return { kind: "draft", draft, created: true };
 }
 /** How long a draft waits for review before it is cancelled (BATON_DRAFT_TTL_HOURS). */
-export function draftTtlMs(): number {
+function draftTtlMs(): number {
   return (serverEnv().BATON_DRAFT_TTL_HOURS ?? 24) * 60 * 60 * 1000;
 }
 /**

@@ -12,7 +12,11 @@ import {
   workspacePromptContext,
 } from "@/lib/agents/tools/prompt-context";
 import { resolveModelInfo, resolveStrategy } from "@/lib/ai/registry";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import {
+  estimateTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  PROMPT_OVERHEAD_TOKENS,
+} from "@/lib/ai/token-count";
 import { messageText } from "@/lib/chat/request";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage, ContextPart, HandoffView } from "@/lib/chat/types";
@@ -23,8 +27,8 @@ import { calibrated } from "./calibration";
 import { priorRatio } from "./calibration-prior";
 import { computeUtilization, sessionContextTokens } from "./policy";
 
-export const SUMMARY_OPEN_TAG = "<compacted-summary>";
-export const SUMMARY_CLOSE_TAG = "</compacted-summary>";
+const SUMMARY_OPEN_TAG = "<compacted-summary>";
+const SUMMARY_CLOSE_TAG = "</compacted-summary>";
 
 export function handoffViewOf(rev: HandoffRevision, key: string): HandoffView {
   return {
@@ -162,7 +166,7 @@ function tokensSince(stored: Message[], afterSeq: number): number {
  * The ratio a session's estimates are scaled by: its own, learned from its reported calls, or
  * before the first of them the prior of its model's family (null when neither is known).
  */
-export async function sessionRatio(session: ChatSession, modelId: string): Promise<number | null> {
+async function sessionRatio(session: ChatSession, modelId: string): Promise<number | null> {
   return session.tokenRatio ?? (await priorRatio(modelId));
 }
 

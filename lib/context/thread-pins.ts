@@ -62,7 +62,7 @@ export interface PinView {
   createdAt: string;
 }
 
-export function pinViewOf(pin: ThreadPin): PinView {
+function pinViewOf(pin: ThreadPin): PinView {
   return {
     id: pin.id,
     text: pin.text,

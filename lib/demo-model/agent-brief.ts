@@ -19,7 +19,7 @@ export interface AgentBriefReading {
   additional: string[];
 }
 
-export const AGENT_BRIEF_HEADING = "# Handoff Brief";
+const AGENT_BRIEF_HEADING = "# Handoff Brief";
 
 const SECTIONS = [
   "Title",

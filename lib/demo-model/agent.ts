@@ -42,12 +42,12 @@ import { renderWorkNote } from "./work-text";
 
 export type { OfflineStep };
 
-export function workNotePath(id: string): string {
+function workNotePath(id: string): string {
   return `work/${id}.md`;
 }
 
 /** Names of the tools this call may use; none when the caller forbids tool calls. */
-export function availableTools(options: LanguageModelV3CallOptions): Set<string> {
+function availableTools(options: LanguageModelV3CallOptions): Set<string> {
   if (options.toolChoice?.type === "none") return new Set();
   return new Set((options.tools ?? []).map((t) => t.name));
 }

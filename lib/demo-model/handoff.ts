@@ -16,11 +16,11 @@ import {
 import { currentPlan, inputField, toolSteps } from "./transcript";
 
 /** Items per list of a brief: a brief is read whole by the next agent, so it stays short. */
-export const MAX_BRIEF_ITEMS = 50;
-export const MAX_TITLE_CHARS = 60;
+const MAX_BRIEF_ITEMS = 50;
+const MAX_TITLE_CHARS = 60;
 export const NOTHING_DONE = "Nothing was done before this handoff.";
 
-export interface HandoffInput {
+interface HandoffInput {
   agentId: string;
   handoff: {
     objective: string;
@@ -39,7 +39,7 @@ function headline(objective: string): string {
   return line.trim().replace(/[\s.,;:!?]+$/, "");
 }
 
-export function titleOf(objective: string): string {
+function titleOf(objective: string): string {
   const line = headline(objective);
   const text = line.charAt(0).toUpperCase() + line.slice(1);
   if (text.length <= MAX_TITLE_CHARS) return text;
@@ -64,7 +64,7 @@ interface FilesTouched {
 }
 
 /** Paths the conversation wrote or edited (in order), less those it deleted afterwards. */
-export function filesTouched(ctx: StepContext): FilesTouched {
+function filesTouched(ctx: StepContext): FilesTouched {
   const written: string[] = [];
   const edited: string[] = [];
   for (const step of toolSteps(ctx.prompt)) {
@@ -107,11 +107,7 @@ const capped = (items: readonly string[]) =>
   items.slice(0, MAX_BRIEF_ITEMS).map((item) => clip(item, MAX_ITEM_CHARS));
 
 /** The handoff_to_agent input for `hand off to <agentId>: <objective>` at this point. */
-export function buildHandoffInput(
-  ctx: StepContext,
-  agentId: string,
-  objective: string,
-): HandoffInput {
+function buildHandoffInput(ctx: StepContext, agentId: string, objective: string): HandoffInput {
   const facts = allFacts(readPrompt(ctx.prompt).knowledge);
   const files = filesTouched(ctx);
   const refs = union(

@@ -42,7 +42,7 @@ export interface OfflineKnowledge {
   firstUserText: string | undefined;
 }
 
-export type OfflineEvent =
+type OfflineEvent =
   | { kind: "remember"; fact: string; known: boolean }
   | { kind: "noted"; fact: string; known: boolean }
   | { kind: "decide"; decision: string; known: boolean }

@@ -5,7 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage, Output, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { estimatePromptTokens, estimateTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, estimateTokens } from "@/lib/ai/token-count";
 import { COMPACT_INSTRUCTION, HANDOFF_INSTRUCTION } from "@/lib/context/prompts";
 import { type HandoffArtifact, handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { renderCarriedOverBlock } from "@/lib/handoff/brief";

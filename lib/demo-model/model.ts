@@ -15,7 +15,7 @@ import type {
 } from "@ai-sdk/provider";
 import { serverEnv } from "@/core/env";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
-import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, estimateTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import { salientTitle } from "@/lib/chat/salient-title";
 import { decideToolStep } from "./agent";
 import { continuationOf, remainderAfter } from "./continue";
@@ -53,9 +53,9 @@ export const OFFLINE_MODEL_NOTICE =
   "To connect a real model, set OPENAI_API_KEY, ANTHROPIC_API_KEY, or " +
   "OPENAI_COMPATIBLE_BASE_URL with OPENAI_COMPATIBLE_MODELS, and restart the server.";
 
-export const DEFAULT_LOCAL_DELAY_MS = 15;
+const DEFAULT_LOCAL_DELAY_MS = 15;
 /** Words of a tool call's JSON input per tool-input-delta part. */
-export const TOOL_INPUT_WORDS_PER_DELTA = 8;
+const TOOL_INPUT_WORDS_PER_DELTA = 8;
 const TEXT_ID = "text-0";
 const STOP: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
 const TOOL_CALLS: LanguageModelV3FinishReason = { unified: "tool-calls", raw: "tool_calls" };

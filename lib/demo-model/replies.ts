@@ -24,12 +24,12 @@ export function allFacts(k: OfflineKnowledge): string[] {
 }
 
 /** Pinned facts (`remember`, a brief's must_preserve), carried ones first. */
-export function pinnedFacts(k: OfflineKnowledge): string[] {
+function pinnedFacts(k: OfflineKnowledge): string[] {
   return union(k.carried?.must_preserve ?? [], k.facts);
 }
 
 /** Unpinned facts (`note`, a brief's confirmed facts) that are not also pinned. */
-export function unpinnedFacts(k: OfflineKnowledge): string[] {
+function unpinnedFacts(k: OfflineKnowledge): string[] {
   const pinned = new Set(pinnedFacts(k).map((f) => f.toLowerCase().replace(/\s+/g, " ").trim()));
   return union(k.carried?.confirmed_facts ?? [], k.noted).filter(
     (f) => !pinned.has(f.toLowerCase().replace(/\s+/g, " ").trim()),
@@ -37,12 +37,12 @@ export function unpinnedFacts(k: OfflineKnowledge): string[] {
 }
 
 /** The last request the carried brief records (what the user asked before the reset). */
-export function lastRequestBeforeReset(k: OfflineKnowledge): string | null {
+function lastRequestBeforeReset(k: OfflineKnowledge): string | null {
   const item = k.carried?.in_progress.find((t) => t.startsWith(LAST_USER_REQUEST_PREFIX));
   return item ? item.slice(LAST_USER_REQUEST_PREFIX.length) : null;
 }
 
-export function allDecisions(k: OfflineKnowledge): string[] {
+function allDecisions(k: OfflineKnowledge): string[] {
   return union(k.carried?.key_decisions ?? [], k.decisions);
 }
 
@@ -55,7 +55,7 @@ function bulletList(items: readonly string[]): string[] {
 }
 
 /** The `what do you know?` answer. */
-export function renderKnowledge(k: OfflineKnowledge): string {
+function renderKnowledge(k: OfflineKnowledge): string {
   const facts = allFacts(k);
   const decisions = allDecisions(k);
   const request = lastRequestBeforeReset(k);

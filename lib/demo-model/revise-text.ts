@@ -10,7 +10,7 @@ export interface Revision {
 }
 
 /** The line every revision ends with; its pass number grows by one on each revision. */
-export const REVISION_LINE = /^_Revised \(pass (\d+)\)\._$/;
+const REVISION_LINE = /^_Revised \(pass (\d+)\)\._$/;
 
 const FENCE = /^(?:```|~~~)/;
 // Lines whose text is structure, not prose: left exactly as they are (trailing blanks aside).
@@ -78,7 +78,7 @@ function reviseLine(line: string): LineFix {
 }
 
 /** `notes/launch-plan.md` → `Launch Plan`. */
-export function titleOfPath(path: string): string {
+function titleOfPath(path: string): string {
   const base = path.split("/").filter(Boolean).at(-1) ?? path;
   const stem = base.replace(/\.[^.]+$/, "") || base;
   const words = stem

@@ -23,7 +23,7 @@ export interface ReviseCommand {
 }
 
 /** Files up to this size are revised (a few read windows); larger ones are left alone. */
-export const MAX_REVISE_BYTES = 32 * 1024;
+const MAX_REVISE_BYTES = 32 * 1024;
 /** Read windows per file: a guard against a workspace that never returns the rest. */
 const MAX_READS = 12;
 

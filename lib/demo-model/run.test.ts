@@ -15,7 +15,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_SYSTEM_PROMPT } from "@/lib/agents/profiles";
 import { renderPlanBlock } from "@/lib/agents/tools/prompt-blocks";
 import { DEFAULT_LOCAL_CONTEXT_WINDOW, OFFLINE_MODEL_ID } from "@/lib/ai/registry";
-import { estimateMessageTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimateMessageTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import { toolSetTokens } from "@/lib/ai/tool-definitions";
 import { DEFAULT_RESET_THRESHOLD } from "@/lib/context/policy";
 import { HANDOFF_INSTRUCTION } from "@/lib/context/prompts";

@@ -12,7 +12,7 @@ export type OfflineStep =
   | { kind: "text"; text: string };
 
 /** A ranged follow-up read after a preview shows at most this many lines. */
-export const FOLLOW_UP_READ_LINES = 50;
+const FOLLOW_UP_READ_LINES = 50;
 
 export function call(toolName: string, input: Record<string, unknown>): OfflineStep {
   return { kind: "tool-call", toolName, input };

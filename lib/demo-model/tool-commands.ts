@@ -22,8 +22,8 @@ export interface FoundToolCommand {
 }
 
 /** Plan limits the update_plan tool enforces; staying inside them keeps the call valid. */
-export const MAX_PLAN_TASKS = 100;
-export const MAX_PLAN_TASK_CHARS = 500;
+const MAX_PLAN_TASKS = 100;
+const MAX_PLAN_TASK_CHARS = 500;
 
 // A path is one token (no whitespace), optionally in backticks or quotes.
 export const PATH_TOKEN = "(`[^`\\n]+`|\"[^\"\\n]+\"|'[^'\\n]+'|[^\\s`\"']+)";
@@ -75,7 +75,7 @@ function writeContent(raw: string): string {
 }
 
 /** `a; b; c` or one task per line; list markers and closing punctuation dropped. */
-export function splitPlanTasks(raw: string): string[] {
+function splitPlanTasks(raw: string): string[] {
   return raw
     .split(/;|\r?\n/)
     .map((item) =>

@@ -27,7 +27,7 @@ beforeEach(async () => {
 const next: OfflineDriver["next"] = (...args) => driver.next(...args);
 const drive: OfflineDriver["drive"] = (...args) => driver.drive(...args);
 
-import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import { createOfflineModel } from "./model";
 import { renderWorkNote } from "./work-text";
 

@@ -66,7 +66,7 @@ export function findRequest(prompt: LanguageModelV3Prompt): ToolRequest | null {
   return null;
 }
 
-export type ResultStatus = "ok" | "error" | "denied";
+type ResultStatus = "ok" | "error" | "denied";
 
 export interface ReadResult {
   status: ResultStatus;
@@ -86,7 +86,7 @@ function errorMessageOf(value: unknown): string | null {
 }
 
 /** A tool result as the model reads it: tools report mistakes as `{ ok: false, error }`. */
-export function readResult(output: LanguageModelV3ToolResultOutput): ReadResult {
+function readResult(output: LanguageModelV3ToolResultOutput): ReadResult {
   switch (output.type) {
     case "execution-denied":
       return { status: "denied", message: output.reason ?? "", value: undefined };
@@ -165,7 +165,7 @@ export function inputField(input: unknown, key: string): unknown {
 const PLAN_ID = /^p[1-9]\d*$/;
 
 /** Plan items from an update_plan input or result (`{items: [...]}`), or null when malformed. */
-export function planItemsOf(value: unknown): PlanItem[] | null {
+function planItemsOf(value: unknown): PlanItem[] | null {
   const items = inputField(value, "items");
   if (!Array.isArray(items)) return null;
   const out: PlanItem[] = [];
@@ -187,7 +187,7 @@ export function planAfter(step: ToolStep): PlanItem[] | null {
 }
 
 /** The plan block of the system prompt, or null when the prompt has none. */
-export function planBlockOf(prompt: LanguageModelV3Prompt): PlanItem[] | null {
+function planBlockOf(prompt: LanguageModelV3Prompt): PlanItem[] | null {
   for (const message of prompt) {
     if (message.role !== "system") continue;
     // The block's format and its reader belong to the run loop's prompt (prompt-blocks.ts).

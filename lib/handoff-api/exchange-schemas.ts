@@ -13,7 +13,7 @@ import {
   strictArtifactSchema,
 } from "./schemas";
 
-export const EXPORT_FORMATS = ["json", "markdown"] as const;
+const EXPORT_FORMATS = ["json", "markdown"] as const;
 export const EXPORT_DOCUMENT_FORMAT = "baton.handoffs" as const;
 
 export const exportQuerySchema = z.object({

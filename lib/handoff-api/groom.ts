@@ -7,7 +7,7 @@ import { countHandoff } from "@/lib/metrics";
 import { type ApiIdentity, requireScope } from "./identity";
 import { type GroomResult, groomResultSchema } from "./schemas";
 
-export const DEFAULT_HANDOFF_TTL_DAYS = 30;
+const DEFAULT_HANDOFF_TTL_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** Days a handoff may sit unwritten and unaccepted before grooming deletes it. */

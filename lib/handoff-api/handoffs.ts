@@ -21,7 +21,6 @@ import {
   DEFAULT_API_KIND,
   type HandoffPage,
   type HandoffRecord,
-  handoffKeySchema,
   handoffRecordSchema,
   type Receipt,
   receiptSchema,
@@ -58,19 +57,6 @@ export function handoffRecord(handoff: Handoff, revision: HandoffRevision): Hand
     revision_kind: revision.kind,
     brief: revision.brief ?? null,
   });
-}
-
-/** A key from a URL path: the same rules as in a body, answered as `bad_request:key`. */
-export function parsePathKey(raw: string): string {
-  const parsed = handoffKeySchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new BatonError(
-      "bad_request:key",
-      parsed.error.issues[0]?.message ?? "Invalid handoff key.",
-      { key: parsed.error.issues.map((i) => i.message) },
-    );
-  }
-  return parsed.data;
 }
 
 function redactEnvelopeField(

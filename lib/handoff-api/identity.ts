@@ -5,7 +5,7 @@ import { BatonError } from "@/core/errors";
 import { findApiTokenByHash, touchApiToken } from "@/db/queries/api-tokens";
 import type { ApiTokenScope } from "@/db/schema";
 import { currentActor } from "@/lib/auth/server";
-import { hashApiToken, looksLikeApiToken } from "./tokens";
+import { hashApiToken, looksLikeApiToken } from "./api-tokens";
 
 export type ApiScope = ApiTokenScope;
 
@@ -60,10 +60,4 @@ export function requireScope(identity: ApiIdentity, scope: ApiScope): void {
   if (!identity.scopes.includes(scope)) {
     throw new BatonError("forbidden:scope", `This token lacks the ${scope} scope.`);
   }
-}
-
-export async function requireApiIdentity(request: Request, scope: ApiScope): Promise<ApiIdentity> {
-  const identity = await resolveApiIdentity(request);
-  requireScope(identity, scope);
-  return identity;
 }

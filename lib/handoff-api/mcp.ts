@@ -111,7 +111,7 @@ async function asTool(run: () => Promise<unknown>): Promise<CallToolResult> {
   }
 }
 
-export function createHandoffMcpServer(identity: ApiIdentity): McpServer {
+function createHandoffMcpServer(identity: ApiIdentity): McpServer {
   const server = new McpServer({ name: "baton-handoffs", version: "1.0.0" });
 
   server.registerTool(

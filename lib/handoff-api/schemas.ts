@@ -4,12 +4,12 @@ import { z } from "zod";
 import { handoffArtifactSchema } from "@/lib/handoff/artifact";
 import { redactText } from "@/lib/handoff/redact";
 
-export const HANDOFF_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const HANDOFF_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /**
  * Path segments under /api/handoffs that are routes, not keys. A record stored under one of them
  * before it became a route is still read with `GET /api/handoffs?key=…`.
  */
-export const RESERVED_KEYS = ["groom", "schema", "export", "import"] as const;
+const RESERVED_KEYS = ["groom", "schema", "export", "import"] as const;
 
 const KEY_FORMAT_MESSAGE =
   "A key is 1–128 characters: letters, digits and . _ : -, starting with a letter or digit.";
@@ -33,7 +33,7 @@ export const handoffKeySchema = z
 export const HANDOFF_STATES = ["prepared", "accepted", "superseded", "cancelled"] as const;
 
 /** sha256 hex, as the API returns it. */
-export const contentIdSchema = z
+const contentIdSchema = z
   .string()
   .regex(/^[0-9a-f]{64}$/, "A content id is 64 lowercase hex characters.");
 
@@ -124,7 +124,6 @@ export const listQuerySchema = z.object({
   cursor: z.string().min(1).max(300).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-export type ListQuery = z.output<typeof listQuerySchema>;
 
 export const getQuerySchema = z.object({
   revision: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
@@ -149,7 +148,7 @@ export const continueBodySchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
 });
 
-export const TOKEN_SCOPES = ["read", "write", "groom"] as const;
+const TOKEN_SCOPES = ["read", "write", "groom"] as const;
 
 export const createTokenBodySchema = z.strictObject({
   name: z.string().trim().min(1, "Give the token a name.").max(100),
@@ -166,7 +165,7 @@ const timestamp = z.string();
 const agentRefSchema = z.object({ id: z.string(), name: z.string() });
 
 /** The brief of an `agent_handoff` revision, as stored (redacted). */
-export const agentBriefSchema = z.object({
+const agentBriefSchema = z.object({
   from: agentRefSchema,
   to: agentRefSchema,
   objective: z.string(),
@@ -205,7 +204,7 @@ export const handoffRecordSchema = z.object({
 });
 export type HandoffRecord = z.output<typeof handoffRecordSchema>;
 
-export const handoffPageSchema = z.object({
+const handoffPageSchema = z.object({
   handoffs: z.array(handoffRecordSchema),
   next_cursor: z.string().nullable(),
 });

@@ -15,7 +15,7 @@ const textList = z.array(z.string());
  * `handoff` of handoff_to_agent as the model writes it. Only `objective` is required; other
  * fields the model adds are kept and rendered under "Additional Instructions". Sizes and the
  * objective's emptiness are checked by the tool itself (a clear error the model reads, never a
- * schema dump), and the schema stays small: every call of an agent that may hand off pays for it.
+ * schema dump), and the schema stays small: every call of an agent that may transfer pays for it.
  */
 export const briefInputSchema = z.looseObject({
   objective: z.string().describe("What the next agent must achieve (required)."),
@@ -86,9 +86,9 @@ export function normalizeBrief(input: BriefInput, from: AgentRef, to: AgentRef):
   return brief;
 }
 
-export const BRIEF_HEADING = "# Handoff Brief";
+const BRIEF_HEADING = "# Handoff Brief";
 
-export const WORKING_NOTES = [
+const WORKING_NOTES = [
   "Inspect the referenced files before editing them.",
   "Preserve earlier decisions unless this brief says to revise them.",
   "If another agent should continue, hand off again with a clear brief.",

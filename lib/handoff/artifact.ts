@@ -7,7 +7,7 @@ export const HANDOFF_SCHEMA_VERSION = 1 as const;
 const text = z.string().max(20_000);
 const list = z.array(text).default([]);
 
-export const remainingTaskSchema = z.object({
+const remainingTaskSchema = z.object({
   id: z.string().min(1).max(64),
   task: text,
 });
@@ -43,8 +43,6 @@ export const ARTIFACT_LIST_FIELDS = [
   "files_modified",
   "needs_authorization",
 ] as const satisfies readonly (keyof HandoffArtifact)[];
-
-export type ArtifactListField = (typeof ARTIFACT_LIST_FIELDS)[number];
 
 export function emptyArtifact(goal = "", stateSummary = ""): HandoffArtifact {
   return handoffArtifactSchema.parse({ goal, state_summary: stateSummary });

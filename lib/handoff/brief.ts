@@ -2,11 +2,11 @@
 // (docs/context-engine.md), and its inverse for readers of a prompt (the offline model reads
 // facts back from it).
 
-export const CARRIED_OVER_TAG = "carried-over-context";
+const CARRIED_OVER_TAG = "carried-over-context";
 /** The opening tag is this prefix followed by its attributes and `>`. */
 export const CARRIED_OVER_OPEN_TAG = `<${CARRIED_OVER_TAG}`;
 export const CARRIED_OVER_CLOSE_TAG = `</${CARRIED_OVER_TAG}>`;
-export const CARRIED_OVER_PREAMBLE =
+const CARRIED_OVER_PREAMBLE =
   "This is context carried over from the previous session's handoff. It is all that survives from earlier sessions.";
 
 export interface CarriedOverMeta {

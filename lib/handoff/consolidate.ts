@@ -4,20 +4,20 @@
 import { ARTIFACT_LIST_FIELDS, type HandoffArtifact } from "./artifact";
 import { type DroppedItem, truncateWithEllipsis } from "./trim";
 
-export const GOAL_MAX_CHARS = 200;
-export const SUMMARY_MAX_CHARS = 600;
+const GOAL_MAX_CHARS = 200;
+const SUMMARY_MAX_CHARS = 600;
 /** Completed items kept in detail; older ones fold into one line. */
-export const COMPLETED_DETAIL = 3;
-export const FOLD_MAX_CHARS = 400;
+const COMPLETED_DETAIL = 3;
+const FOLD_MAX_CHARS = 400;
 /** The folded line: `Done earlier (N): a; b; c`. Read back when the next reset folds again. */
-export const FOLD_PREFIX = "Done earlier (";
+const FOLD_PREFIX = "Done earlier (";
 const FOLD_LINE = /^Done earlier \((\d+)\): ([\s\S]*)$/;
 const FOLD_SEPARATOR = "; ";
 
 const normalize = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
 
 /** The goal as one statement: its first line, then its first sentence, at most GOAL_MAX_CHARS. */
-export function conciseGoal(goal: string): string {
+function conciseGoal(goal: string): string {
   const line =
     goal
       .split(/\r?\n/)

@@ -19,8 +19,8 @@ import { type HandoffArtifact, handoffArtifactSchema, type RemainingTask } from 
  * - An empty list renders the bare line `_none_` (never an item: items always start with `- `).
  */
 
-export const HANDOFF_TITLE_PREFIX = "# Handoff:";
-export const NONE_MARKER = "_none_";
+const HANDOFF_TITLE_PREFIX = "# Handoff:";
+const NONE_MARKER = "_none_";
 
 type TextField = "state_summary" | "last_completed_step" | "next_step";
 type ItemListField =

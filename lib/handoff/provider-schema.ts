@@ -8,7 +8,7 @@ import { type HandoffArtifact, handoffArtifactSchema } from "./artifact";
 // No length limits: strict modes reject or ignore them. The artifact schema checks them after.
 const list = z.array(z.string()).nullable();
 
-export const providerArtifactSchema = z.strictObject({
+const providerArtifactSchema = z.strictObject({
   goal: z.string(),
   state_summary: z.string(),
   completed_work: list,
@@ -25,7 +25,7 @@ export const providerArtifactSchema = z.strictObject({
 } satisfies Record<keyof HandoffArtifact, z.ZodType>);
 
 /** The JSON Schema sent to providers: every property required, no extra properties anywhere. */
-export function providerArtifactJsonSchema(): Record<string, unknown> {
+function providerArtifactJsonSchema(): Record<string, unknown> {
   const { $schema: _, ...schema } = z.toJSONSchema(providerArtifactSchema, {
     target: "draft-7",
     io: "input",

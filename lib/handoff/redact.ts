@@ -6,7 +6,6 @@ import type { RedactionKind } from "@/core/redact/kinds";
 import type { HandoffArtifact } from "./artifact";
 
 export type { RedactionKind } from "@/core/redact/kinds";
-export { REDACTION_KINDS, redactionMarker } from "@/core/redact/kinds";
 export { redactText };
 
 export interface Redaction {

@@ -12,19 +12,11 @@ import type { HandoffArtifact } from "./artifact";
  *    at TEXT_TRIM_FLOOR characters; then `state_summary` and `next_step` go entirely (the goal
  *    stays at the floor).
  * 3. Unpinned facts: `confirmed_facts`, oldest first; then `files_modified`, oldest first.
- * Never trimmed (NEVER_DROPPED): `key_decisions`, `must_preserve`, `needs_authorization`,
+ * Never trimmed: `key_decisions`, `must_preserve`, `needs_authorization`,
  * `in_progress` (which holds the last user request), `remaining_tasks`, `unknowns`.
  * `fits` must be monotonic: a smaller artifact never fits worse than a larger one.
  */
-export const NEVER_DROPPED = [
-  "key_decisions",
-  "must_preserve",
-  "needs_authorization",
-  "in_progress",
-  "remaining_tasks",
-  "unknowns",
-] as const satisfies readonly (keyof HandoffArtifact)[];
-export const TRIMMED_TEXT_FIELDS = [
+const TRIMMED_TEXT_FIELDS = [
   "state_summary",
   "next_step",
   "goal",

@@ -44,7 +44,7 @@ function redactedField(
  * and the content id is computed over what is stored, never over the secret. The key addresses
  * the record and cannot be masked, so a key that holds a secret is refused.
  */
-export function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
+function redactHandoffWrite(input: HandoffWrite): HandoffWrite {
   if (redactText(input.key).kinds.length > 0) {
     throw new BatonError("bad_request:key", "This key looks like a secret.", {
       key: ["This key looks like a secret."],

@@ -6,7 +6,7 @@ import { BatonError, type FieldErrors } from "@/core/errors";
 /** The limit every JSON route has unless it says otherwise (documented in the README). */
 export const DEFAULT_MAX_BODY_BYTES = 256_000;
 /** Deeper JSON than this is refused before any schema sees it. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 function tooLarge(maxBytes: number): BatonError {
   return new BatonError(
@@ -51,7 +51,7 @@ export function parseJsonText(text: string): unknown {
 }
 
 /** NUL and lone surrogates: valid in JS strings, refused by Postgres text and jsonb columns. */
-export function isStorableText(text: string): boolean {
+function isStorableText(text: string): boolean {
   return !text.includes("\u0000") && text.isWellFormed();
 }
 

@@ -49,7 +49,7 @@ const REFUSAL: Record<RateBucket, string> = {
 };
 
 /** The bucket's limit: its BATON_RATE_LIMIT_* variable, else the default. */
-export function rateLimitOf(bucket: RateBucket): RateLimit {
+function rateLimitOf(bucket: RateBucket): RateLimit {
   return OVERRIDE[bucket](serverEnv()) ?? DEFAULT_RATE_LIMITS[bucket];
 }
 

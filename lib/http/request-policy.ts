@@ -26,7 +26,7 @@ function isKnownHost(host: string): boolean {
  * without BETTER_AUTH_URL also the origin the request was addressed to, if its host is local or
  * listed in BATON_ALLOWED_HOSTS (so `localhost:3000` works with no configuration).
  */
-export function appOrigins(request: Request): string[] {
+function appOrigins(request: Request): string[] {
   const env = serverEnv();
   const origins = new Set<string>(env.BATON_PUBLIC_ORIGINS ?? []);
   if (env.BETTER_AUTH_URL) {

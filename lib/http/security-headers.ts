@@ -79,7 +79,7 @@ const NOT_CACHED: Header = { key: "Cache-Control", value: "no-store" };
  * Auth included) and the share view's own API (everything below /share/<token>/). The proxy
  * matcher excludes exactly these, plus Next's static files, which get the static headers only.
  */
-export const NON_PAGE_SOURCES = ["/api", "/api/:path*", "/share/:token/:path+"];
+const NON_PAGE_SOURCES = ["/api", "/api/:path*", "/share/:token/:path+"];
 
 /** next.config.ts `headers()`. */
 export function securityHeaderRules(): HeaderRule[] {

@@ -5,7 +5,6 @@ import { type LogLevel, log } from "@/core/log";
 import { metrics } from "./registry";
 
 export { observeRequests } from "./http";
-export { metricsRegistry } from "./registry";
 
 export type HandoffOperation = "upsert" | "accept" | "cancel" | "groom";
 export type RateLimitName = "signIn" | "signUp" | "guest" | "chat" | "api";

@@ -14,9 +14,9 @@ import { pingRateLimitRedis } from "@/lib/http/rate-limit";
 import packageJson from "@/package.json";
 
 /** A dependency slower than this counts as down: a readiness probe must answer quickly. */
-export const CHECK_TIMEOUT_MS = 2000;
+const CHECK_TIMEOUT_MS = 2000;
 
-export type Migrations = "current" | "behind" | "unknown";
+type Migrations = "current" | "behind" | "unknown";
 
 export interface Readiness {
   status: "ok" | "unavailable";
@@ -76,7 +76,7 @@ async function migrationsOf(handle: DatabaseHandle): Promise<Migrations> {
   }
 }
 
-export async function checkDatabase(
+async function checkDatabase(
   handle: DatabaseHandle = getDatabase(),
 ): Promise<Readiness["checks"]["database"]> {
   try {
@@ -88,7 +88,7 @@ export async function checkDatabase(
   return { kind: handle.kind, reachable: true, migrations: await migrationsOf(handle) };
 }
 
-export async function checkRedis(): Promise<Readiness["checks"]["redis"]> {
+async function checkRedis(): Promise<Readiness["checks"]["redis"]> {
   const url = serverEnv().REDIS_URL;
   if (!url) return { configured: false };
   const reachable = await withTimeout(pingRateLimitRedis(url)).catch(() => false);

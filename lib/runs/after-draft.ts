@@ -8,7 +8,7 @@ import type { AfterDraft } from "@/lib/context/draft-end";
 import { recoverThread } from "./recovery";
 import { recoveryOf } from "./recovery-registry";
 
-export async function answerAfterDraft({
+async function answerAfterDraft({
   userId,
   threadId,
   end,

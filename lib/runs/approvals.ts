@@ -19,10 +19,10 @@ import { messageTokenCount } from "@/lib/context/message-tokens";
 import { currentInstance } from "@/lib/runtime/instance";
 
 /** What a call reads as its result when the user moved on without answering it. */
-export const UNANSWERED_REASON =
+const UNANSWERED_REASON =
   "Not run: the user sent a new message instead of answering this approval request.";
 /** A call of the same step the answer left out. */
-export const LEFT_OUT_REASON = "Not run: the answer to this step gave no decision for this call.";
+const LEFT_OUT_REASON = "Not run: the answer to this step gave no decision for this call.";
 
 export interface ApprovalReply {
   /** The assistant message the answers were given in. */

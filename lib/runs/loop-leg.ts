@@ -49,9 +49,9 @@ function toolsFor(s: RunState, session: ChatSession, guard = new LegGuard()): To
     },
     guard,
     approvedCallIds: s.input.resume?.approvedCallIds ?? new Set(),
-    handoffsSoFar: () => s.run?.handoffCount ?? 0,
-    onDecision: (decision, request) => s.recorder?.handoffDecision(decision, request, s.agent.ref),
-    commit: (handoff) => commitTransfer(s, session, handoff),
+    transfersSoFar: () => s.run?.handoffCount ?? 0,
+    onDecision: (decision, request) => s.recorder?.transferDecision(decision, request, s.agent.ref),
+    commit: (accepted) => commitTransfer(s, session, accepted),
     mcp: s.mcp,
   });
 }
@@ -60,7 +60,7 @@ function toolsFor(s: RunState, session: ChatSession, guard = new LegGuard()): To
 export async function runLeg(s: RunState, seen: SessionView): Promise<LegResult> {
   const leg = await streamInSession(s, seen);
   await storeLeg(s, leg);
-  if (!leg.handoff) draftAhead(s, leg.reading);
+  if (!leg.transfer) draftAhead(s, leg.reading);
   return leg;
 }
 

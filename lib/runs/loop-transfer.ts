@@ -2,7 +2,7 @@
 // the tool call runs, and after that step the run goes on as the target in the target's session.
 import "server-only";
 import type { ChatSession } from "@/db/schema";
-import type { AcceptedHandoff } from "@/lib/agents/transfer/guard";
+import type { AcceptedTransfer } from "@/lib/agents/transfer/guard";
 import { agentHandoffPart, transferToAgent } from "@/lib/agents/transfer/transfer";
 import { sealMessage } from "./loop-message";
 import { enterAgent, type InSession, type RunState } from "./loop-state";
@@ -22,23 +22,23 @@ export const AS_TARGET: Omit<InSession, "steps"> = {
 export async function commitTransfer(
   s: RunState,
   session: ChatSession,
-  handoff: AcceptedHandoff,
+  accepted: AcceptedTransfer,
 ): Promise<void> {
   const reading = s.reading;
-  if (!reading) throw new Error("a handoff before the leg measured its context");
+  if (!reading) throw new Error("a transfer before the leg measured its context");
   const run = s.run
     ? {
         id: s.run.id,
         handoffCount: s.run.handoffCount + 1,
-        // The step handing off is not counted yet; the target gets a budget of its own.
-        maxSteps: s.stepCount + 1 + handoff.target.maxSteps,
+        // The step transferring is not counted yet; the target gets a budget of its own.
+        maxSteps: s.stepCount + 1 + accepted.target.maxSteps,
       }
     : undefined;
   s.committed = await transferToAgent({
     scope: s.agent.scope,
     session,
     request: s.input.request,
-    handoff,
+    accepted,
     reading,
     run,
   });
@@ -48,15 +48,15 @@ export async function commitTransfer(
 }
 
 /**
- * After the step that handed off: the source's message is stored and the run's agent becomes
+ * After the step that transferred: the source's message is stored and the run's agent becomes
  * the target (its prompt, model and tools). Returns the target's session, where the run goes on.
  */
-export async function handOver(s: RunState, handoff: AcceptedHandoff): Promise<ChatSession> {
+export async function handOver(s: RunState, accepted: AcceptedTransfer): Promise<ChatSession> {
   const from = s.session;
   const transfer = s.committed;
-  if (!transfer) throw new Error("an accepted handoff that was not committed");
+  if (!transfer) throw new Error("an accepted transfer that was not committed");
   s.committed = null;
-  s.recorder?.transferred(handoff, transfer.session);
+  s.recorder?.transferred(accepted, transfer.session);
   s.out.write({
     type: "data-agent-handoff",
     id: `agent-handoff-${from.id}`,
@@ -64,7 +64,7 @@ export async function handOver(s: RunState, handoff: AcceptedHandoff): Promise<C
   });
   await sealMessage(s);
   const model =
-    handoff.modelId === s.agent.modelId ? s.agent.model : s.input.languageModel(handoff.modelId);
-  s.agent = await enterAgent(s.input, handoff.target, handoff.modelId, model);
+    accepted.modelId === s.agent.modelId ? s.agent.model : s.input.languageModel(accepted.modelId);
+  s.agent = await enterAgent(s.input, accepted.target, accepted.modelId, model);
   return transfer.session;
 }

@@ -114,8 +114,8 @@ async function runLegs(s: RunState): Promise<RunEnd> {
       return finished("aborted");
     }
     const leg = await runLeg(s, seen);
-    if (leg.handoff) {
-      seen = await goOnIn(s, await handOver(s, leg.handoff), AS_TARGET);
+    if (leg.transfer) {
+      seen = await goOnIn(s, await handOver(s, leg.transfer), AS_TARGET);
       continue;
     }
     const next = afterLeg(s, leg);

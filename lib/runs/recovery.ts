@@ -30,7 +30,7 @@ import { streamRun } from "./loop";
 import { trackRecovery } from "./recovery-registry";
 
 /** A message accepted this recently is left to the request that accepted it. */
-export const ORPHAN_GRACE_MS = 10_000;
+const ORPHAN_GRACE_MS = 10_000;
 
 export interface RecoveryOptions {
   languageModel?: (modelId: string) => LanguageModelV3;

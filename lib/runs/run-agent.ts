@@ -1,6 +1,6 @@
 // The agent a run is working as right now: its profile (with the prompt its calls carry), the
 // model it runs on and the tools it is given. A run starts as the thread's agent; an accepted
-// handoff makes the target the run's agent for the rest of it — it never inherits the source's
+// transfer makes the target the run's agent for the rest of it — it never inherits the source's
 // prompt, tools or model.
 import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
@@ -11,10 +11,10 @@ import { agentSystemPrompt, agentToolTokens, createAgentTools } from "@/lib/agen
 import { findProfile, listAgents, type Profile } from "@/lib/agents/profiles";
 import type { ToolContext } from "@/lib/agents/tools";
 import { LegGuard } from "@/lib/agents/transfer/guard";
-import { type HandoffToolContext, handoffTargetsOf } from "@/lib/agents/transfer/tools";
+import { type TransferToolContext, transferTargetsOf } from "@/lib/agents/transfer/tools";
 import { listConfiguredModels } from "@/lib/ai/providers";
 import { modelCallsTools, resolveModelInfo } from "@/lib/ai/registry";
-import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { estimateTokens, PROMPT_OVERHEAD_TOKENS } from "@/lib/ai/token-count";
 import type { McpConnections } from "@/lib/connections/run-connections";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import type { RunScope } from "./run-context";
@@ -23,11 +23,11 @@ export interface AgentToolRequest {
   tools: ToolContext;
   guard: LegGuard;
   approvedCallIds: ReadonlySet<string>;
-  /** Handoffs the run has made so far. */
-  handoffsSoFar: () => number;
-  /** Told of every handoff decision (the run's journal). */
-  onDecision?: HandoffToolContext["onDecision"];
-  commit: HandoffToolContext["commit"];
+  /** Transfers the run has made so far. */
+  transfersSoFar: () => number;
+  /** Told of every transfer decision (the run's journal). */
+  onDecision?: TransferToolContext["onDecision"];
+  commit: TransferToolContext["commit"];
   /** The run's connections to the user's tool servers. */
   mcp: McpConnections;
 }
@@ -36,11 +36,11 @@ export class RunAgent {
   private constructor(
     /** The profile as stored. */
     readonly profile: Profile,
-    /** The run's scope as this agent: its prompt carries the handoff lines when it may hand off. */
+    /** The run's scope as this agent: its prompt carries the transfer lines when it may transfer. */
     readonly scope: RunScope,
     readonly model: LanguageModelV3,
     /** Whether handoff_to_agent and list_agents are offered (some agent could take the work). */
-    readonly offersHandoff: boolean,
+    readonly offersTransfer: boolean,
     private readonly request: Message,
     /** The thread's model: what a target without a model of its own runs on. */
     private readonly threadModelId: string,
@@ -59,12 +59,12 @@ export class RunAgent {
   }): Promise<RunAgent> {
     const { profile } = input;
     // Offered only when some agent could take the work: the definitions cost every call tokens.
-    const mayHandOff = profile.toolsAllow.includes("handoff_to_agent");
+    const mayTransfer = profile.toolsAllow.includes("handoff_to_agent");
     const [agents, servers] = await Promise.all([
-      mayHandOff ? listAgents(input.userId) : [],
+      mayTransfer ? listAgents(input.userId) : [],
       listToolServers({ userId: input.userId }),
     ]);
-    const offers = mayHandOff && handoffTargetsOf(profile, agents).length > 0;
+    const offers = mayTransfer && transferTargetsOf(profile, agents).length > 0;
     const tools = definitionTools(profile, offers, servers, {
       userId: input.userId,
       threadId: input.threadId,
@@ -101,12 +101,12 @@ export class RunAgent {
     const { userId } = this.scope;
     return createAgentTools({
       profile: this.profile,
-      handoff: this.offersHandoff,
+      transfer: this.offersTransfer,
       tools: request.tools,
       guard: request.guard,
       approvedCallIds: request.approvedCallIds,
-      handoffContext: {
-        handoffsSoFar: request.handoffsSoFar,
+      transferContext: {
+        transfersSoFar: request.transfersSoFar,
         listAgents: () => listAgents(userId),
         findAgent: (id) => findProfile({ userId, profileId: id }),
         threadModelId: this.threadModelId,
@@ -128,7 +128,7 @@ export class RunAgent {
   private async fitOf(
     target: Profile,
     modelId: string,
-    input: Parameters<HandoffToolContext["fit"]>[2],
+    input: Parameters<TransferToolContext["fit"]>[2],
     context: ToolContext,
   ) {
     const brief = normalizeBrief(input, this.ref, { id: target.id, name: target.name });
@@ -146,18 +146,18 @@ export class RunAgent {
 /** An agent's tools for their definitions only (what they cost), never to be run. */
 function definitionTools(
   profile: Profile,
-  handoff: boolean,
+  transfer: boolean,
   servers: readonly ToolServer[],
   context: ToolContext,
 ): ToolSet {
   return createAgentTools({
     profile,
-    handoff,
+    transfer,
     tools: context,
     guard: new LegGuard(),
     approvedCallIds: new Set(),
-    handoffContext: {
-      handoffsSoFar: () => 0,
+    transferContext: {
+      transfersSoFar: () => 0,
       listAgents: async () => [],
       findAgent: async () => null,
       threadModelId: "",

@@ -1,7 +1,7 @@
 import type { StepResult, ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
-import { estimateTokens } from "@/lib/ai/tokens";
+import { estimateTokens } from "@/lib/ai/token-count";
 import { estimateStepTokens, StepMeter } from "./run-context";
 
 type Step = Pick<StepResult<ToolSet>, "stepNumber" | "usage" | "content">;

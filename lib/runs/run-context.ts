@@ -5,7 +5,7 @@ import "server-only";
 import { convertToModelMessages, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ChatSession, Message } from "@/db/schema";
 import type { Profile } from "@/lib/agents/profiles";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/tokens";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/ai/token-count";
 import type { ContextPart } from "@/lib/chat/types";
 import { type CallSample, calibrated, nextRatio } from "@/lib/context/calibration";
 import { CONTINUE_INSTRUCTION, continueLineTokens } from "@/lib/context/call-overhead";

@@ -1,16 +1,16 @@
 // What the run loop tells the run's journal (lib/agents/journal.ts): which agent handles which
 // stretch of the run (an invocation), the context of each model call, tool calls and results,
-// approvals, resets, handoffs and how the run ended — with the steps and tokens of each
+// approvals, resets, transfers and how the run ended — with the steps and tokens of each
 // invocation. Writes keep their order and never fail the run.
 import "server-only";
 import type { StepResult, ToolSet } from "ai";
 import type { ChatSession, RunStatus } from "@/db/schema";
 import { type EventAuthor, type RunEventType, RunJournal } from "@/lib/agents/journal";
-import type { AcceptedHandoff, ToolCallObserver } from "@/lib/agents/transfer/guard";
-import type { HandoffToolContext } from "@/lib/agents/transfer/tools";
+import type { AcceptedTransfer, ToolCallObserver } from "@/lib/agents/transfer/guard";
+import type { TransferToolContext } from "@/lib/agents/transfer/tools";
 import type { AgentRef, ContextPart, ContextResetPart } from "@/lib/chat/types";
 
-type Decision = Parameters<NonNullable<HandoffToolContext["onDecision"]>>;
+type Decision = Parameters<NonNullable<TransferToolContext["onDecision"]>>;
 
 const FAILED: ReadonlySet<RunStatus> = new Set(["failed", "reset_failed", "interrupted"]);
 
@@ -19,7 +19,7 @@ export class RunRecorder {
   private author: EventAuthor;
   private steps = 0;
   private tokens = { inputTokens: 0, outputTokens: 0 };
-  /** The invocation an accepted handoff created, until the transfer starts it. */
+  /** The invocation an accepted transfer created, until the transfer starts it. */
   private next: EventAuthor | null = null;
 
   constructor(scope: { userId: string; threadId: string; runId: string }, agent: AgentRef) {
@@ -114,7 +114,7 @@ export class RunRecorder {
   }
 
   /** handoff_to_agent's decision, in the order requested → created → accepted, or denied. */
-  handoffDecision(decision: Decision[0], request: Decision[1], from: AgentRef) {
+  transferDecision(decision: Decision[0], request: Decision[1], from: AgentRef) {
     this.record("agent_handoff_requested", {
       from,
       to: request.agentId,
@@ -136,14 +136,14 @@ export class RunRecorder {
     this.record("agent_handoff_accepted", { from, to, objective: request.objective });
   }
 
-  /** The handoff committed: the source's invocation ends as transferred, the target's starts. */
-  transferred(handoff: AcceptedHandoff, session: ChatSession) {
-    const { from, to } = handoff.brief;
+  /** The transfer committed: the source's invocation ends as transferred, the target's starts. */
+  transferred(accepted: AcceptedTransfer, session: ChatSession) {
+    const { from, to } = accepted.brief;
     this.record("agent_invocation_transferred", {
       from,
       to,
       sessionNumber: session.number,
-      reason: handoff.brief.reason,
+      reason: accepted.brief.reason,
       steps: this.steps,
       ...this.tokens,
     });
@@ -151,11 +151,11 @@ export class RunRecorder {
     this.next = null;
     this.steps = 0;
     this.tokens = { inputTokens: 0, outputTokens: 0 };
-    this.record("agent_invocation_started", { agent: to, model: handoff.modelId });
+    this.record("agent_invocation_started", { agent: to, model: accepted.modelId });
   }
 
   /** The run ended (or parked on an approval); waits until the journal is written. */
-  async ended(status: Exclude<RunStatus, "running">, reason: string | null, handoffs: number) {
+  async ended(status: Exclude<RunStatus, "running">, reason: string | null, transfers: number) {
     this.record("agent_invocation_completed", {
       status,
       steps: this.steps,
@@ -165,7 +165,8 @@ export class RunRecorder {
     if (status !== "awaiting_approval" && status !== "awaiting_review") {
       this.record(FAILED.has(status) ? "run_failed" : "run_completed", {
         status,
-        handoffs,
+        // The journal's key for the run's transfer count, as stored.
+        handoffs: transfers,
         ...(reason ? { failureReason: reason } : {}),
       });
     }

@@ -66,7 +66,7 @@ export interface RunRequest {
 /** A new session reaching the threshold within this many of its steps stops the run. */
 export const THRASH_STEPS = 2;
 
-export const THRASH_REASON =
+const THRASH_REASON =
   "The run stopped: the new session's context filled up again within two steps of starting, so another reset would not help. Ask for smaller steps, or use a model with a larger context window.";
 
 export const STATUS_OF: Record<
@@ -77,7 +77,7 @@ export const STATUS_OF: Record<
   step_limit: { run: "step_limit", message: "complete" },
   approval: { run: "awaiting_approval", message: "complete" },
   threshold: { run: "completed", message: "complete" },
-  handoff: { run: "completed", message: "complete" },
+  transfer: { run: "completed", message: "complete" },
   aborted: { run: "stopped", message: "partial" },
   failed: { run: "failed", message: "error" },
 };

@@ -6,7 +6,7 @@ import "server-only";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type StepResult, stepCountIs, streamText, type ToolSet } from "ai";
 import { log } from "@/core/log";
-import type { AcceptedHandoff, LegGuard } from "@/lib/agents/transfer/guard";
+import type { AcceptedTransfer, LegGuard } from "@/lib/agents/transfer/guard";
 import { measuredModel } from "@/lib/ai/call-measure";
 import type { ChatMessage, ContextPart } from "@/lib/chat/types";
 import { observeFamilyCall } from "@/lib/context/calibration-prior";
@@ -23,7 +23,7 @@ export type LegEnd =
   /** A call awaits the user's approval. */
   | "approval"
   /** The agent handed the rest of the run to another agent. */
-  | "handoff"
+  | "transfer"
   | "aborted"
   | "failed";
 
@@ -32,7 +32,7 @@ export interface LegInput {
   modelId: string;
   view: SessionView;
   tools: ToolSet;
-  /** The guard `tools` were wrapped with: it knows of an accepted handoff. */
+  /** The guard `tools` were wrapped with: it knows of an accepted transfer. */
   guard: LegGuard;
   /** Steps this call may take (what is left of the run's limit; at least 1). */
   maxSteps: number;
@@ -53,8 +53,8 @@ export interface LegResult {
   steps: number;
   /** The context after the last step (or before the call, when no step finished). */
   reading: ContextPart;
-  /** Set when `end` is "handoff". */
-  handoff?: AcceptedHandoff;
+  /** Set when `end` is "transfer". */
+  transfer?: AcceptedTransfer;
   /** Tokens the leg's steps used, as the provider reported them (summed over its steps). */
   usage: { inputTokens: number; outputTokens: number };
   /** The session's ratio as the leg's reported calls left it (absent when none reported). */
@@ -86,8 +86,8 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
     abortSignal: input.signal,
     stopWhen: [
       stepCountIs(input.maxSteps),
-      // A handoff ends the agent's part once its step is done.
-      () => input.guard.handoff !== null,
+      // A transfer ends the agent's part once its step is done.
+      () => input.guard.transfer !== null,
       ({ steps: done }) => {
         const step = done.at(-1);
         // Out of steps, the run ends anyway: the next turn's own check resets if needed.
@@ -140,8 +140,8 @@ export async function streamLeg(input: LegInput): Promise<LegResult> {
   if (input.guard.hostError) throw input.guard.hostError;
   if (failed) return done({ end: "failed", steps, reading, usage });
   const step = last as StepResult<ToolSet> | undefined;
-  const handoff = input.guard.handoff;
-  if (handoff) return done({ end: "handoff", steps, reading, usage, handoff });
+  const transfer = input.guard.transfer;
+  if (transfer) return done({ end: "transfer", steps, reading, usage, transfer });
   if (step?.content.some((p) => p.type === "tool-approval-request")) {
     return done({ end: "approval", steps, reading, usage });
   }

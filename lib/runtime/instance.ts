@@ -80,11 +80,3 @@ function processAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
-
-/** On a clean shutdown: what this instance held is free at once, not after the stale limit. */
-export async function stopInstance(): Promise<void> {
-  const s = holder.batonInstance;
-  if (!s?.ready) return;
-  if (s.timer) clearInterval(s.timer);
-  await markInstanceStopped(s.id).catch(() => undefined);
-}

@@ -16,7 +16,7 @@ export interface StopRequest {
 }
 
 /** Why a stopped reply's signal fired. */
-export class StoppedByUser extends Error {
+class StoppedByUser extends Error {
   constructor() {
     super("Stopped by the user.");
     this.name = "AbortError";

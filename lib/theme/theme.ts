@@ -11,8 +11,8 @@ export function themeOf(stored: string | null | undefined): Theme {
 }
 
 /** The class on <html> that hides the offline-model notice the user dismissed. */
-export const NOTICE_DISMISSED_CLASS = "offline-notice-dismissed";
-export const NOTICE_STORAGE_KEY = "baton-offline-notice";
+const NOTICE_DISMISSED_CLASS = "offline-notice-dismissed";
+const NOTICE_STORAGE_KEY = "baton-offline-notice";
 
 /*
  * The before-paint script: the same rule as applyTheme, and the dismissed notice, written out

@@ -5,7 +5,7 @@ import { planItemSchema } from "@/core/plan-items";
 
 const isoDate = z.string();
 
-export const fileEntrySchema = z.object({
+const fileEntrySchema = z.object({
   path: z.string(),
   bytes: z.number().int(),
   version: z.number().int(),
@@ -20,7 +20,7 @@ export const filesResponseSchema = z.object({
 });
 export type FilesResponse = z.infer<typeof filesResponseSchema>;
 
-export const fileVersionEntrySchema = z.object({
+const fileVersionEntrySchema = z.object({
   version: z.number().int(),
   op: z.enum(["write", "edit", "delete"]),
   bytes: z.number().int(),

@@ -29,7 +29,7 @@ interface ThreadScope {
   threadId: string;
 }
 
-export function fileNotFound(): BatonError {
+function fileNotFound(): BatonError {
   return new BatonError("not_found:file", "File not found.");
 }
 
@@ -94,7 +94,7 @@ export async function loadFileView(
 }
 
 /** `filename="…"` keeps to safe ASCII; `filename*` carries the exact name (RFC 6266 / 5987). */
-export function contentDisposition(path: string): string {
+function contentDisposition(path: string): string {
   const name = path.split("/").at(-1) || "file.txt";
   const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_");
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -1,13 +1,13 @@
 // The workspace's flat path list as a folder tree for the files panel: folders first, then
 // files, each level sorted by name. Pure, so the panel renders what this returns.
-export interface TreeFile<T> {
+interface TreeFile<T> {
   kind: "file";
   name: string;
   path: string;
   entry: T;
 }
 
-export interface TreeFolder<T> {
+interface TreeFolder<T> {
   kind: "folder";
   name: string;
   /** The folder's path, without a trailing slash. */

@@ -11,7 +11,7 @@ import { listSessions } from "@/db/queries/sessions";
 import { getThread } from "@/db/queries/threads";
 import { readFile } from "@/db/queries/workspace";
 import { messages, runs } from "@/db/schema";
-import { NOT_RUN_HANDED_OFF } from "@/lib/agents/transfer/guard";
+import { NOT_RUN_TRANSFERRED } from "@/lib/agents/transfer/guard";
 import type { AgentHandoffPart } from "@/lib/chat/types";
 import { readHandoff } from "@/lib/handoff-api/handoffs";
 import { createAgents, setThreadAgent, systemOf, toolNamesOf } from "../support/agents";
@@ -152,7 +152,7 @@ describe("agent handoff", () => {
     const turn = await sendTurn(actor, threadId, "go", { languageModel: () => script.model });
     expect(toolOutputs(turn.parts, "write_file")[0]).toEqual({
       ok: false,
-      error: NOT_RUN_HANDED_OFF,
+      error: NOT_RUN_TRANSFERRED,
     });
     expect(await readFile(getDb(), { userId: actor.id, threadId, path: "late.md" })).toBeNull();
     expect(replyText(turn.parts)).toContain("Editor here.");

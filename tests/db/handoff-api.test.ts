@@ -13,7 +13,7 @@ import { HANDOFF_SCHEMA_VERSION, handoffArtifactSchema } from "@/lib/handoff/art
 import { contentId } from "@/lib/handoff/content-id";
 import { renderHandoffMarkdown } from "@/lib/handoff/markdown";
 import { writeHandoff } from "@/lib/handoff/write";
-import { revokeToken } from "@/lib/handoff-api/tokens";
+import { revokeUserApiToken } from "@/lib/handoff-api/api-tokens";
 import { guestHeaders } from "../support/auth";
 import { replyText, sendTurn } from "../support/chat";
 import {
@@ -358,7 +358,7 @@ describe("authorization", () => {
     const [row] = rowsOf<{ id: string }>(
       await getDb().execute(sql`select id from api_tokens where user_id = ${owner.userId}`),
     );
-    await revokeToken({ userId: owner.userId, tokenId: row?.id ?? "" });
+    await revokeUserApiToken({ userId: owner.userId, tokenId: row?.id ?? "" });
 
     for (const res of [
       await getHandoff(owner.headers, key),

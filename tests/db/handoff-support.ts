@@ -11,7 +11,7 @@ import { GET as listRoute, POST as upsertRoute } from "@/app/api/handoffs/route"
 import { getDb, rowsOf } from "@/db/client";
 import type { ApiTokenScope } from "@/db/schema";
 import type { HandoffArtifactInput } from "@/lib/handoff/artifact";
-import { createApiToken } from "@/lib/handoff-api/tokens";
+import { createApiToken } from "@/lib/handoff-api/api-tokens";
 import { createTestUser } from "../support/users";
 
 const BASE = "http://localhost:3000";

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
-import { listTokens, revokeToken } from "@/lib/handoff-api/tokens";
+import { listUserApiTokens, revokeUserApiToken } from "@/lib/handoff-api/api-tokens";
 import { guestHeaders } from "../support/auth";
 import { getHandoff, tokenFor, userWithToken } from "./handoff-support";
 
@@ -270,8 +270,8 @@ describe("MCP /api/mcp", () => {
     );
     const { userId, token } = await userWithToken();
     const revoked = await tokenFor(userId, ["read"]);
-    const [row] = (await listTokens({ userId })).filter((t) => t.scopes.join() === "read");
-    await revokeToken({ userId, tokenId: row?.id ?? "" });
+    const [row] = (await listUserApiTokens({ userId })).filter((t) => t.scopes.join() === "read");
+    await revokeUserApiToken({ userId, tokenId: row?.id ?? "" });
     const afterRevoke = await POST(
       new Request(MCP_URL, {
         ...init,

@@ -3,8 +3,8 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { defaultProfile } from "@/lib/agents/profiles";
 import { LegGuard } from "@/lib/agents/transfer/guard";
-import { createHandoffTools } from "@/lib/agents/transfer/tools";
-import type { ToolDefinition } from "@/lib/ai/tokens";
+import { createTransferTools } from "@/lib/agents/transfer/tools";
+import type { ToolDefinition } from "@/lib/ai/token-count";
 import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
 import { normalizeBrief, renderBriefMarkdown } from "@/lib/handoff/agent-brief";
 import { json, type OfflineDriver, user } from "./offline-driver";
@@ -14,10 +14,10 @@ export function handoffToolDefinitions(): Promise<ToolDefinition[]> {
   const unused = () => {
     throw new Error("the definitions' context is never used");
   };
-  const tools = createHandoffTools({
+  const tools = createTransferTools({
     source: defaultProfile(),
     guard: new LegGuard(),
-    handoffsSoFar: unused,
+    transfersSoFar: unused,
     listAgents: unused,
     findAgent: unused,
     threadModelId: "baton/local",

@@ -8,7 +8,7 @@ import { READ_MAX_BYTES, READ_PREVIEW_BYTES, utf8Bytes } from "@/core/workspace/
 import { normalizePath } from "@/core/workspace/paths";
 import { numberedWindow, splitLines } from "@/core/workspace/text";
 import { createBuiltinTools } from "@/lib/agents/tools";
-import type { ToolDefinition } from "@/lib/ai/tokens";
+import type { ToolDefinition } from "@/lib/ai/token-count";
 import { toolDefinitionsOf } from "@/lib/ai/tool-definitions";
 
 type Result = Record<string, unknown>;

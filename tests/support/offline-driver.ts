@@ -6,7 +6,7 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import type { PlanItem } from "@/core/plan-items";
-import type { ToolDefinition } from "@/lib/ai/tokens";
+import type { ToolDefinition } from "@/lib/ai/token-count";
 import { createOfflineModel } from "@/lib/demo-model/model";
 import {
   createMemoryWorkspace,

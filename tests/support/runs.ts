@@ -12,7 +12,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { expect } from "vitest";
 import { listThreadMessages } from "@/db/queries/messages";
 import { OFFLINE_MODEL_ID } from "@/lib/ai/registry";
-import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import type { Actor } from "@/lib/auth/server";
 import { toChatMessage } from "@/lib/chat/stored-message";
 import type { ChatMessage } from "@/lib/chat/types";

@@ -4,8 +4,8 @@ import { ApiTokens } from "@/components/settings/api-tokens";
 import { GroomHandoffs } from "@/components/settings/groom-handoffs";
 import { ToolServersSettings } from "@/components/settings/tool-servers/tool-servers-settings";
 import { pageActor } from "@/lib/auth/page-actor";
+import { listUserApiTokens } from "@/lib/handoff-api/api-tokens";
 import { handoffTtlDays } from "@/lib/handoff-api/groom";
-import { listTokens } from "@/lib/handoff-api/tokens";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings · Baton" };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Settings · Baton" };
 export default async function SettingsPage() {
   const actor = await pageActor();
   if (!actor) return null; // The layout starts a guest session first.
-  const tokens = await listTokens({ userId: actor.id });
+  const tokens = await listUserApiTokens({ userId: actor.id });
   return (
     <div className="h-full overflow-y-auto">
       <div className="mx-auto w-full max-w-3xl space-y-10 px-6 py-8 pt-14 md:pt-8">

@@ -1,5 +1,5 @@
+import { createApiToken, listUserApiTokens } from "@/lib/handoff-api/api-tokens";
 import { createTokenBodySchema } from "@/lib/handoff-api/schemas";
-import { createApiToken, listTokens } from "@/lib/handoff-api/tokens";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 // Token management needs a browser session: a token can never mint or list tokens.
 
 export const GET = route({ auth: "session" }, async ({ actor }) =>
-  Response.json({ tokens: await listTokens({ userId: actor.id }) }),
+  Response.json({ tokens: await listUserApiTokens({ userId: actor.id }) }),
 );
 
 /** 201 with the token itself, the only time it is ever shown. */

@@ -3,16 +3,11 @@
 // ApiError carrying the server's message and field errors, so no component reads error bodies.
 import { z } from "zod";
 import { type ProfileView, profileViewSchema } from "@/lib/agents/profile-view";
-import { del, get, patch, post } from "@/lib/api/client";
+import { del, patch, post } from "@/lib/api/client";
 
 const profileAnswer = z.object({ profile: profileViewSchema });
 
 const profilePath = (slug: string) => `/api/profiles/${encodeURIComponent(slug)}`;
-
-export async function fetchAgents(): Promise<ProfileView[]> {
-  const schema = z.object({ profiles: z.array(profileViewSchema) });
-  return (await get("/api/profiles", schema, { fallback: "Couldn't load your agents." })).profiles;
-}
 
 export async function postAgent(body: Record<string, unknown>): Promise<ProfileView> {
   const answer = await post("/api/profiles", body, profileAnswer, {

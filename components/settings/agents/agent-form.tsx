@@ -165,7 +165,7 @@ export function AgentForm({
             label="Slug"
             description={
               mode === "create"
-                ? "Its public name for handoffs and the API: lowercase letters, digits, hyphens."
+                ? "Its public name for transfers and the API: lowercase letters, digits, hyphens."
                 : "An agent's slug cannot change."
             }
             errors={errors.byField.id}

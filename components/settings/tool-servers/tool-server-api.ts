@@ -6,14 +6,14 @@ import { del, get, patch, post } from "@/lib/api/client";
 
 const timestamp = z.iso.datetime({ offset: true });
 
-export const toolServerToolSchema = z.object({
+const toolServerToolSchema = z.object({
   name: z.string(),
   description: z.string().nullish(),
   /** Marked read-only by the user: it runs without asking for approval. */
   readOnly: z.boolean(),
 });
 
-export const toolServerViewSchema = z.object({
+const toolServerViewSchema = z.object({
   id: z.string(),
   slug: z.string(),
   url: z.string(),

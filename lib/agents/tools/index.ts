@@ -1,12 +1,13 @@
 // The built-in tools of a run, and the kind of each. The run loop builds the set per session
-// (createBuiltinTools) and reads TOOL_KINDS to know which calls need approval.
+// (createBuiltinTools). TOOL_KINDS is the table of kinds (docs/workspace.md); an effectful tool
+// asks for approval itself (its `needsApproval`), so nothing reads the table at run time.
 //
 // Results: every tool returns `{ ok: true, … }` or `{ ok: false, error }` (an error the model
 // reads and can act on — a bad path, a limit, a missing match — never an exception). Results
 // over the spill threshold come back as a SpilledResult instead (see spill.ts); the factory
 // applies that itself, so the run loop must not wrap these tools again.
 import "server-only";
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@/core/tool-names";
+import type { BuiltinToolName } from "@/core/tool-names";
 import type { ToolContext, ToolKind } from "./context";
 import { createPinTools } from "./pins";
 import { createPlanTools } from "./plan";
@@ -14,19 +15,8 @@ import { createRecallTools } from "./recall";
 import { withSpill } from "./spill";
 import { createWorkspaceTools } from "./workspace";
 
-export type { ToolContext, ToolFailure, ToolKind } from "./context";
-export type { PinOutput } from "./pins";
-export type { UpdatePlanOutput } from "./plan";
-export type { RecallResult, SearchHistoryOutput } from "./recall";
-export { type SpilledResult, spillLargeResult, withSpill } from "./spill";
-export type {
-  DeleteFileOutput,
-  EditFileOutput,
-  ListFilesOutput,
-  ReadFileOutput,
-  WriteFileOutput,
-} from "./workspace";
-export { BUILTIN_TOOL_NAMES, type BuiltinToolName };
+export type { ToolContext } from "./context";
+export { withSpill } from "./spill";
 
 export const TOOL_KINDS = {
   list_files: "readOnly",

@@ -47,7 +47,7 @@ function blockText(block: Block): string {
 }
 
 /** The text of a tools/call result (content blocks, else structured content, else legacy). */
-export function mcpResultText(result: Record<string, unknown>): string {
+function mcpResultText(result: Record<string, unknown>): string {
   const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   if (content.length > 0) return content.map(blockText).join("\n");
   if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);

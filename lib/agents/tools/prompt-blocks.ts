@@ -19,16 +19,16 @@
 // `, … and N more (list_files shows all)`. No files: no block. Tool results are not listed.
 import type { PlanItem, PlanItemStatus } from "@/core/plan-items";
 
-export const PLAN_MARKS: Record<PlanItemStatus, string> = {
+const PLAN_MARKS: Record<PlanItemStatus, string> = {
   pending: " ",
   in_progress: "~",
   done: "x",
 };
 
-export const WORKSPACE_SUMMARY_PATHS = 50;
+const WORKSPACE_SUMMARY_PATHS = 50;
 
 /** Matches one rendered plan line: [, mark, id, task]. */
-export const PLAN_LINE_PATTERN = /^- \[([ ~x])\] (p\d+) (.*)$/;
+const PLAN_LINE_PATTERN = /^- \[([ ~x])\] (p\d+) (.*)$/;
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 

@@ -12,11 +12,11 @@ import { headlines, queryHasTerms, type RecallHit, searchThreadHistory } from "@
 import { asToolResult, failure, type ToolContext } from "./context";
 
 /** At most this many snippets come back. */
-export const RECALL_MAX_RESULTS = 6;
+const RECALL_MAX_RESULTS = 6;
 /** Longer queries are cut to this many characters (and the result says so). */
-export const RECALL_MAX_QUERY_CHARS = 500;
+const RECALL_MAX_QUERY_CHARS = 500;
 /** A snippet is cut to this many characters. */
-export const RECALL_SNIPPET_CHARS = 320;
+const RECALL_SNIPPET_CHARS = 320;
 
 export interface RecallResult {
   /** Where it was found, for a citation: e.g. `part 2, user message m1`. */

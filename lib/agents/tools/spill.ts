@@ -13,7 +13,7 @@ import { NEVER_SPILLED, planSpill, type SpilledResult, serializeResult } from ".
 
 export type { SpilledResult } from "./spill-format";
 
-export type SpillInput = Pick<ToolContext, "userId" | "threadId" | "sessionId" | "runId" | "db"> & {
+type SpillInput = Pick<ToolContext, "userId" | "threadId" | "sessionId" | "runId" | "db"> & {
   toolName: string;
   toolCallId: string;
   output: unknown;
@@ -21,7 +21,7 @@ export type SpillInput = Pick<ToolContext, "userId" | "threadId" | "sessionId" |
 };
 
 /** The output itself when small enough (or never spilled), otherwise a SpilledResult. */
-export async function spillLargeResult(input: SpillInput): Promise<unknown> {
+async function spillLargeResult(input: SpillInput): Promise<unknown> {
   const { output, toolName, toolCallId } = input;
   if (NEVER_SPILLED.has(toolName)) return output;
   // Measured as the provider is sent it (compact JSON); stored indented, for line ranges.

@@ -1,11 +1,12 @@
-// Whether a handoff may go ahead, checked in a fixed order: the brief is usable → the source may
-// hand off → nothing is pending → the run has depth left → the target exists, may be called,
-// accepts handoffs, accepts this caller, runs on a configured model that can hold the brief and
+// Whether a transfer may go ahead, checked in a fixed order: the brief is usable → the source may
+// transfer → nothing is pending → the run has depth left → the target exists, may be called,
+// accepts transfers, accepts this caller, runs on a configured model that can hold the brief and
 // call tools. Every failure is a denial the source agent reads as its tool result and can act on;
-// none of them stores anything.
+// none of them stores anything. The messages are what the model reads and keep the tool's own
+// wording (`handoff_to_agent`); the codes are journaled and stay as stored.
 import type { Profile } from "../profiles";
 
-export type HandoffDenialCode =
+type TransferDenialCode =
   | "invalid_brief"
   | "not_allowed"
   | "self"
@@ -19,11 +20,11 @@ export type HandoffDenialCode =
   | "no_tool_calls"
   | "brief_too_large";
 
-export type HandoffCheck =
+export type TransferCheck =
   | { ok: true; target: Profile; modelId: string }
-  | { ok: false; code: HandoffDenialCode; message: string };
+  | { ok: false; code: TransferDenialCode; message: string };
 
-export interface HandoffCheckInput {
+export interface TransferCheckInput {
   source: Profile;
   /** The source is the run's foreground agent and has handoff_to_agent in its tools. */
   offered: boolean;
@@ -31,8 +32,8 @@ export interface HandoffCheckInput {
   objective: string;
   /** Calls of this run awaiting the user's approval. */
   pendingApprovals: number;
-  /** Handoffs this run has already made. */
-  handoffsSoFar: number;
+  /** Transfers this run has already made. */
+  transfersSoFar: number;
   /** The user's profile `agentId`, or null when there is none. */
   target: Profile | null;
   /** The thread's model: what a target without a model of its own runs on. */
@@ -46,13 +47,13 @@ export interface HandoffCheckInput {
   fit: (target: Profile, modelId: string) => Promise<{ tokens: number; budget: number }>;
 }
 
-const deny = (code: HandoffDenialCode, message: string): HandoffCheck => ({
+const deny = (code: TransferDenialCode, message: string): TransferCheck => ({
   ok: false,
   code,
   message,
 });
 
-export async function checkHandoff(input: HandoffCheckInput): Promise<HandoffCheck> {
+export async function checkTransfer(input: TransferCheckInput): Promise<TransferCheck> {
   const { source, target, agentId } = input;
   if (agentId.trim() === "") {
     return deny(
@@ -78,10 +79,10 @@ export async function checkHandoff(input: HandoffCheckInput): Promise<HandoffChe
       `Handoff not made: ${input.pendingApprovals} tool call(s) await the user's approval. Hand off once they are answered.`,
     );
   }
-  if (input.handoffsSoFar >= source.delegation.maxHandoffDepth) {
+  if (input.transfersSoFar >= source.delegation.maxHandoffDepth) {
     return deny(
       "depth_exhausted",
-      `Handoff not made: this run has made ${input.handoffsSoFar} handoff(s), the most ${source.name} allows (${source.delegation.maxHandoffDepth}). Finish the work yourself.`,
+      `Handoff not made: this run has made ${input.transfersSoFar} handoff(s), the most ${source.name} allows (${source.delegation.maxHandoffDepth}). Finish the work yourself.`,
     );
   }
   if (!target) {

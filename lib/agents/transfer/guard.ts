@@ -1,18 +1,18 @@
 // The tool calls of one leg (one streamText call) run one after another, in the order the model
-// made them, so a handoff decides what the calls after it do: once control is handed off, the
+// made them, so a transfer decides what the calls after it do: once control is transferred, the
 // source agent runs no further tool — later calls of the same step read "not run" instead of
 // running, and none of them asks for approval. The guard also knows which calls of the leg are
-// awaiting approval (a handoff is denied while one is).
+// awaiting approval (a transfer is denied while one is).
 import "server-only";
 import type { Tool, ToolSet } from "ai";
 import type { AgentBrief } from "@/lib/chat/types";
 import type { Profile } from "../profiles";
 
-export const NOT_RUN_HANDED_OFF =
+export const NOT_RUN_TRANSFERRED =
   "Not run: control was handed off to another agent, so this agent runs no further tools.";
 
-/** An accepted handoff, carried out by the run loop once the leg's step has ended. */
-export interface AcceptedHandoff {
+/** An accepted transfer, carried out by the run loop once the leg's step has ended. */
+export interface AcceptedTransfer {
   target: Profile;
   /** The model the target runs on (its own, or the thread's). */
   modelId: string;
@@ -31,7 +31,7 @@ export interface ToolCallObserver {
 
 export class LegGuard {
   private queue: Promise<unknown> = Promise.resolve();
-  private accepted: AcceptedHandoff | null = null;
+  private accepted: AcceptedTransfer | null = null;
   private readonly awaiting = new Set<string>();
   /** A host failure inside a tool (storage, serialization): the run fails once the leg ends. */
   hostError: unknown = null;
@@ -42,7 +42,7 @@ export class LegGuard {
     private readonly observer?: ToolCallObserver,
   ) {}
 
-  get handoff(): AcceptedHandoff | null {
+  get transfer(): AcceptedTransfer | null {
     return this.accepted;
   }
 
@@ -51,8 +51,8 @@ export class LegGuard {
     return this.awaiting.size;
   }
 
-  accept(handoff: AcceptedHandoff) {
-    this.accepted = handoff;
+  accept(transfer: AcceptedTransfer) {
+    this.accepted = transfer;
   }
 
   /** Runs `body` after every call queued before it. */
@@ -62,7 +62,7 @@ export class LegGuard {
     return next;
   }
 
-  /** The tools with their calls in order and gated by the handoff. */
+  /** The tools with their calls in order and gated by the transfer. */
   wrap<T extends ToolSet>(tools: T): T {
     const out: ToolSet = {};
     for (const [name, tool] of Object.entries(tools)) out[name] = this.wrapTool(name, tool);
@@ -77,7 +77,7 @@ export class LegGuard {
         this.serial(async () => {
           this.observer?.call(name, options.toolCallId, input);
           const output = this.accepted
-            ? { ok: false, error: NOT_RUN_HANDED_OFF }
+            ? { ok: false, error: NOT_RUN_TRANSFERRED }
             : await execute(input, options);
           this.observer?.result(name, options.toolCallId, output);
           return output;
@@ -85,7 +85,7 @@ export class LegGuard {
     }
     if (needsApproval !== undefined) {
       const check: ApprovalCheck = async (input, options) => {
-        // Decided after the calls before it, so a handoff earlier in the step is known.
+        // Decided after the calls before it, so a transfer earlier in the step is known.
         await this.serial(async () => undefined);
         if (this.accepted) return false;
         const needs =

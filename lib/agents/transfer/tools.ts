@@ -1,7 +1,7 @@
-// The agent-handoff tools as the calling agent sees them: `handoff_to_agent` gives the next stage
+// The transfer tools as the calling agent sees them: `handoff_to_agent` gives the next stage
 // of the work to another agent with a written brief, `list_agents` says who can take it. Their
 // descriptions and results speak of agents by their public names only — never of runs,
-// sessions, invocations or storage. An accepted handoff is committed before the tool answers
+// sessions, invocations or storage. An accepted transfer is committed before the tool answers
 // (lib/agents/transfer/transfer.ts), so a server that dies after the answer resumes the run as the
 // target; the run loop switches to the target once the step has ended.
 import "server-only";
@@ -9,37 +9,37 @@ import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { type BriefInput, briefInputSchema, normalizeBrief } from "@/lib/handoff/agent-brief";
 import type { Profile } from "../profiles";
-import { checkHandoff, type HandoffCheck, type HandoffCheckInput } from "./checks";
-import type { AcceptedHandoff, LegGuard } from "./guard";
+import { checkTransfer, type TransferCheck, type TransferCheckInput } from "./checks";
+import type { AcceptedTransfer, LegGuard } from "./guard";
 
-export interface HandoffToolContext {
+export interface TransferToolContext {
   /** The agent whose tools these are. */
   source: Profile;
   guard: LegGuard;
-  /** Handoffs the run has made so far. */
-  handoffsSoFar: () => number;
+  /** Transfers the run has made so far. */
+  transfersSoFar: () => number;
   /** Every agent of the user, the built-in default included. */
   listAgents: () => Promise<Profile[]>;
   findAgent: (id: string) => Promise<Profile | null>;
   threadModelId: string;
-  isConfigured: HandoffCheckInput["isConfigured"];
-  callsTools: HandoffCheckInput["callsTools"];
+  isConfigured: TransferCheckInput["isConfigured"];
+  callsTools: TransferCheckInput["callsTools"];
   /** What the target's first call would hold with this brief, against its budget. */
   fit: (
     target: Profile,
     modelId: string,
     input: BriefInput,
-  ) => ReturnType<HandoffCheckInput["fit"]>;
-  /** Commits an accepted handoff (the target's session, the brief, the thread's agent). */
-  commit: (handoff: AcceptedHandoff) => Promise<void>;
+  ) => ReturnType<TransferCheckInput["fit"]>;
+  /** Commits an accepted transfer (the target's session, the brief, the thread's agent). */
+  commit: (transfer: AcceptedTransfer) => Promise<void>;
   /** Told of every decision, for the run's journal. */
   onDecision?: (
-    decision: HandoffCheck,
+    decision: TransferCheck,
     request: { agentId: string; toolCallId: string; objective: string },
   ) => void;
 }
 
-export interface HandoffToolResult {
+export interface TransferToolResult {
   ok: boolean;
   message?: string;
   error?: string;
@@ -51,8 +51,8 @@ export interface AgentListing {
   description: string;
 }
 
-/** Agents `source` could hand off to as far as their profiles go (not itself). */
-export function handoffTargetsOf(source: Profile, agents: readonly Profile[]): AgentListing[] {
+/** Agents `source` could transfer to as far as their profiles go (not itself). */
+export function transferTargetsOf(source: Profile, agents: readonly Profile[]): AgentListing[] {
   return agents
     .filter(
       (agent) =>
@@ -65,14 +65,14 @@ export function handoffTargetsOf(source: Profile, agents: readonly Profile[]): A
     .map((agent) => ({ id: agent.id, name: agent.name, description: agent.description }));
 }
 
-export const HANDOFF_TOOL_DESCRIPTION =
+const HANDOFF_TO_AGENT_DESCRIPTION =
   "Hand the next stage of this work to another agent (its id from list_agents) with a brief: " +
   "the objective and all it needs to know, since it starts from the brief alone. Your part " +
   "then ends: you call no further tools, and nothing comes back to you.";
 
-export const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
+const LIST_AGENTS_DESCRIPTION = "List the agents you can hand the next stage of work to.";
 
-// Built once: the SDK turns each into its JSON schema on first use and keeps it.
+// Named after the tool the model calls (`handoff_to_agent`, its `handoff` brief). Built once: the SDK turns each into its JSON schema on first use and keeps it.
 const handoffToAgentInput = zodSchema(
   z.object({
     agentId: z.string().describe("The agent's id, from list_agents."),
@@ -87,22 +87,22 @@ const listAgentsInput = zodSchema(
   }),
 );
 
-export function createHandoffTools(ctx: HandoffToolContext) {
+export function createTransferTools(ctx: TransferToolContext) {
   return {
     handoff_to_agent: tool({
-      description: HANDOFF_TOOL_DESCRIPTION,
+      description: HANDOFF_TO_AGENT_DESCRIPTION,
       inputSchema: handoffToAgentInput,
-      execute: async ({ agentId, handoff }, { toolCallId }): Promise<HandoffToolResult> => {
+      execute: async ({ agentId, handoff }, { toolCallId }): Promise<TransferToolResult> => {
         const id = agentId.trim().slice(0, 100);
-        let decision: HandoffCheck;
+        let decision: TransferCheck;
         try {
-          decision = await checkHandoff({
+          decision = await checkTransfer({
             source: ctx.source,
             offered: true,
             agentId: id,
             objective: handoff.objective,
             pendingApprovals: ctx.guard.pendingApprovals,
-            handoffsSoFar: ctx.handoffsSoFar(),
+            transfersSoFar: ctx.transfersSoFar(),
             target: id === "" ? null : await ctx.findAgent(id),
             threadModelId: ctx.threadModelId,
             isConfigured: ctx.isConfigured,
@@ -120,7 +120,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
           return { ok: false, error: decision.message };
         }
         const { target, modelId } = decision;
-        const accepted: AcceptedHandoff = {
+        const accepted: AcceptedTransfer = {
           target,
           modelId,
           toolCallId,
@@ -136,7 +136,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
           ctx.guard.hostError = error;
           throw error;
         }
-        // Journaled once committed: a handoff the host failed to store was never accepted.
+        // Journaled once committed: a transfer the host failed to store was never accepted.
         ctx.onDecision?.(decision, request);
         ctx.guard.accept(accepted);
         return {
@@ -150,7 +150,7 @@ export function createHandoffTools(ctx: HandoffToolContext) {
       inputSchema: listAgentsInput,
       execute: async () => {
         try {
-          return { ok: true, agents: handoffTargetsOf(ctx.source, await ctx.listAgents()) };
+          return { ok: true, agents: transferTargetsOf(ctx.source, await ctx.listAgents()) };
         } catch (error) {
           ctx.guard.hostError = error;
           throw error;

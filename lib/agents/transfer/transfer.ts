@@ -1,8 +1,8 @@
-// Carrying out an accepted agent handoff: the source's session ends and the target's begins
-// (trigger `agent_handoff`), in one commit that also stores the brief as a handoff revision of
-// the thread's key (kind `agent_handoff`) and makes the target the thread's agent. The revision's
-// artifact is mapped from the brief and merged like any handoff's — the thread's pins, open tasks
-// and plan, files and the last request carried, secrets masked — and the brief the target reads
+// Carrying out an accepted transfer: the source's session ends and the target's begins
+// (trigger `agent_handoff`, as stored), in one commit that also stores the brief as a handoff
+// revision of the thread's key (kind `agent_handoff`) and makes the target the thread's agent.
+// The revision's artifact is mapped from the brief and merged like any handoff's — the thread's
+// pins, open tasks and plan, files and the last request carried, secrets masked — and the brief the target reads
 // lists what the merge keeps.
 import "server-only";
 import { getDb } from "@/db/client";
@@ -22,7 +22,7 @@ import { redactArtifact } from "@/lib/handoff/redact";
 import { commitResetHandoff } from "@/lib/handoff/write";
 import type { RunScope } from "@/lib/runs/run-context";
 import { currentInstance } from "@/lib/runtime/instance";
-import type { AcceptedHandoff } from "./guard";
+import type { AcceptedTransfer } from "./guard";
 
 export interface TransferInput {
   /** The source agent's scope. */
@@ -31,9 +31,9 @@ export interface TransferInput {
   session: ChatSession;
   /** The user message the run answers: it moves into the target's session. */
   request: Message;
-  handoff: AcceptedHandoff;
+  accepted: AcceptedTransfer;
   reading: ContextPart;
-  /** The run's handoff count and step budget after this handoff, stored with the commit. */
+  /** The run's transfer count (`handoffCount`, as stored) and step budget after this transfer. */
   run?: { id: string; handoffCount: number; maxSteps: number };
 }
 
@@ -45,15 +45,15 @@ export interface Transfer {
   movedMessageIds: string[];
 }
 
-export class HandoffCommitError extends Error {
+class TransferCommitError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "HandoffCommitError";
+    this.name = "TransferCommitError";
   }
 }
 
 export async function transferToAgent(input: TransferInput): Promise<Transfer> {
-  const { scope, session, request, handoff, reading } = input;
+  const { scope, session, request, accepted, reading } = input;
   const { userId, threadId } = scope;
   const instanceId = await currentInstance();
   const lease = await acquireResetLease({
@@ -64,8 +64,8 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
     instanceId,
   });
   if (lease?.kind !== "acquired") {
-    throw new HandoffCommitError(
-      lease ? "The session is being reset, so the handoff could not start." : "Thread not found.",
+    throw new TransferCommitError(
+      lease ? "The session is being reset, so the transfer could not start." : "Thread not found.",
     );
   }
   try {
@@ -77,7 +77,7 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
     const merged = await withThreadPins(
       applyRunFacts(
         mergeMechanicalFacts({
-          artifact: briefArtifact(handoff.brief),
+          artifact: briefArtifact(accepted.brief),
           previous: ctx.brief?.artifact ?? null,
           filesTouched: filesModified,
           lastUserRequest: userTexts.at(-1),
@@ -89,9 +89,9 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
     const { artifact, redactions } = redactArtifact(merged);
     // The brief the target reads keeps what the merge carried: every pin, every file touched.
     const brief: AgentBrief = {
-      ...handoff.brief,
+      ...accepted.brief,
       mustPreserve: artifact.must_preserve,
-      workspaceRefs: [...new Set([...handoff.brief.workspaceRefs, ...artifact.files_modified])],
+      workspaceRefs: [...new Set([...accepted.brief.workspaceRefs, ...artifact.files_modified])],
     };
     const committed = await commitResetHandoff({
       userId,
@@ -100,9 +100,9 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       endTokens: reading.inputTokens,
       endUtilization: reading.utilization,
       trigger: "agent_handoff",
-      model: handoff.modelId,
-      profile: handoff.target.id,
-      threadProfile: handoff.target.id,
+      model: accepted.modelId,
+      profile: accepted.target.id,
+      threadProfile: accepted.target.id,
       run: input.run,
       moveFromSeq: request.seq,
       instanceId,
@@ -111,23 +111,23 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
         // Redacted again at the handoff tables' choke point, the brief with it.
         markdown: renderBriefMarkdown(brief),
         contentIdFor: contentIdsFor(threadId, artifact),
-        createdBy: `agent:${handoff.brief.from.id}`,
+        createdBy: `agent:${accepted.brief.from.id}`,
         kind: "session",
-        model: handoff.modelId,
-        profile: handoff.target.id,
+        model: accepted.modelId,
+        profile: accepted.target.id,
         redactions,
         revisionKind: "agent_handoff",
         brief,
       },
     });
     if (committed.outcome !== "committed") {
-      throw new HandoffCommitError("The session ended another way before the handoff committed.");
+      throw new TransferCommitError("The session ended another way before the transfer committed.");
     }
     const rev = await getHandoffRevisionById({
       ownerId: userId,
       revisionId: committed.handoffRevisionId,
     });
-    if (!rev?.brief) throw new HandoffCommitError("The committed brief could not be read.");
+    if (!rev?.brief) throw new TransferCommitError("The committed brief could not be read.");
     return {
       session: committed.session,
       handoff: handoffViewOf(rev, rev.handoffKey),
@@ -139,13 +139,16 @@ export async function transferToAgent(input: TransferInput): Promise<Transfer> {
       threadId,
       fromSession: session.number,
       state: "failed",
-      reason: "The agent handoff failed.",
+      reason: "The transfer to another agent failed.",
     }).catch(() => undefined);
     throw error;
   }
 }
 
-/** The stream's record of the handoff: the divider before a reload. */
+/**
+ * The stream's record of the transfer, the divider before a reload. Named for its stored part
+ * type, `data-agent-handoff`.
+ */
 export function agentHandoffPart(from: ChatSession, transfer: Transfer): AgentHandoffPart {
   const { brief } = transfer;
   return {

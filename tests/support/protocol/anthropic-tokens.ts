@@ -7,7 +7,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
-import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/tokens";
+import { estimatePromptTokens, toolDefinitionTokens } from "@/lib/ai/token-count";
 import type { RecordedRequest } from "./server";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are read field by field here

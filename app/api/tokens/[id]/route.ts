@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BatonError } from "@/core/errors";
-import { revokeToken } from "@/lib/handoff-api/tokens";
+import { revokeUserApiToken } from "@/lib/handoff-api/api-tokens";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ export const DELETE = route(
     paramsError: () => new BatonError("not_found:token", "Token not found."),
   },
   async ({ actor, params }) => {
-    await revokeToken({ userId: actor.id, tokenId: params.id });
+    await revokeUserApiToken({ userId: actor.id, tokenId: params.id });
     return new Response(null, { status: 204 });
   },
 );

@@ -12,7 +12,7 @@ import {
   TOOL_OVERHEAD_TOKENS,
   type ToolDefinition,
   toolDefinitionTokens,
-} from "./tokens";
+} from "./token-count";
 
 const PROSE =
   "Baton is a self-hostable chat web app for long-running AI work that never hits the context " +

@@ -8,7 +8,7 @@ import type { ApiToken, ApiTokenScope } from "@/db/schema";
 import type { Actor } from "@/lib/auth/server";
 import { type TokenView, tokenViewSchema } from "./schemas";
 
-export const API_TOKEN_PREFIX = "bt_";
+const API_TOKEN_PREFIX = "bt_";
 const TOKEN_PATTERN = /^bt_[A-Za-z0-9_-]{43}$/;
 /** `bt_` and 7 characters: enough to tell tokens apart, 42 of 256 bits. */
 const DISPLAY_PREFIX_LENGTH = 10;
@@ -21,7 +21,7 @@ export function hashApiToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-export function generateApiToken(): { token: string; hash: string; prefix: string } {
+function generateApiToken(): { token: string; hash: string; prefix: string } {
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   return { token, hash: hashApiToken(token), prefix: token.slice(0, DISPLAY_PREFIX_LENGTH) };
 }
@@ -61,11 +61,11 @@ export async function createApiToken({
   return { token, ...tokenView(row) };
 }
 
-export async function listTokens({ userId }: { userId: string }): Promise<TokenView[]> {
+export async function listUserApiTokens({ userId }: { userId: string }): Promise<TokenView[]> {
   return (await listApiTokens({ userId })).map(tokenView);
 }
 
-export async function revokeToken({
+export async function revokeUserApiToken({
   userId,
   tokenId,
 }: {

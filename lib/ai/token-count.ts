@@ -24,7 +24,7 @@ export const PROMPT_OVERHEAD_TOKENS = 3;
  */
 export const TOOL_OVERHEAD_TOKENS = 8;
 /** Anthropic's documented upper bound for one image (≈1.15 megapixels / 750). */
-export const IMAGE_PART_TOKENS = 1_600;
+const IMAGE_PART_TOKENS = 1_600;
 
 // Treat user text as text: `<|endoftext|>` typed in a chat must be counted, not thrown on.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
