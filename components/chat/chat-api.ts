@@ -19,10 +19,18 @@ let stopRouteWarmed = false;
 
 /**
  * Asks for the stop route once per page load, answering nothing, so that a development server
- * compiles it now rather than when the user presses Stop. Failures do not matter.
+ * compiles it now rather than when the user presses Stop. Sent once the page is idle, so it never
+ * competes with what the page loads first. Failures do not matter.
  */
 export function warmStopRoute(threadId: string): void {
   if (stopRouteWarmed) return;
   stopRouteWarmed = true;
-  fetch(`/api/chat/${encodeURIComponent(threadId)}/stop`, { method: "HEAD" }).catch(() => {});
+  const send = () => {
+    fetch(`/api/chat/${encodeURIComponent(threadId)}/stop`, { method: "HEAD" }).catch(() => {});
+  };
+  if (typeof window.requestIdleCallback === "function") {
+    window.requestIdleCallback(send, { timeout: 3_000 });
+  } else {
+    window.setTimeout(send, 1_000);
+  }
 }
