@@ -99,8 +99,15 @@ test("Stop ends the reply within a second: the text stops growing and the Stop b
   const context = contexts[0];
   test.skip(!context, "needs the first visit's browser");
   const chat = new ChatPage(await (context as BrowserContext).newPage());
+  // The page asks for the stop route once it is idle, so that the development server compiles
+  // it before the first Stop (compiling it on the Stop took seconds on a busy machine).
+  const warmed = chat.page.waitForResponse(
+    (r) => r.request().method() === "HEAD" && /\/api\/chat\/[^/]+\/stop$/.test(r.url()),
+    { timeout: 240_000 },
+  );
   await chat.page.goto("/");
   await expect(chat.composer).toBeVisible({ timeout: 120_000 });
+  expect((await warmed).status()).toBe(204);
   // A reply of ~35 s (the offline model repeats a note's words), so it is still streaming when
   // Stop is pressed even on a busy machine.
   const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
