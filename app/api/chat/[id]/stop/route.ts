@@ -20,7 +20,7 @@ export const POST = route(
     }),
 );
 
-// Answers nothing: the chat page sends it once when it opens, so that under `next dev` this route
+// Answers nothing: the chat page sends it once per load when it is idle, so that under `next dev` this route
 // is compiled before the first Stop rather than on it (compiling took seconds on a busy machine,
 // while the reply went on streaming). In a production build it is a cheap no-op.
 export const HEAD = route(
